@@ -1,0 +1,38 @@
+# deck — build, test and run the host. `make test` and `make run` are all a
+# newcomer needs on a fresh machine: both install what is missing first.
+
+SWIFT        ?= swift
+PREFIX       ?= $(HOME)/.local
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all setup build test run clean
+
+all: build
+
+## setup: install the system libraries (libyaml, zlib) when they are missing; quiet when present
+setup:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "make setup: installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
+
+## build: debug build of every module and app
+build: setup
+	$(SWIFT) build
+
+## test: setup, then every test of the package
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+## run: start the host on the repo's layouts/ with state in ./.state/
+run: setup build
+	@echo "make run: the host daemon (deckd) is not built yet; this stage holds the layout model only (see README.md)." >&2
+	@exit 1
+
+clean:
+	rm -rf .build

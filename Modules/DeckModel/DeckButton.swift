@@ -1,0 +1,48 @@
+import Foundation
+
+/// One button: a label, an optional icon, and what it does.
+///
+/// Equality covers name, icon and action: the stale check of a move or a
+/// guarded clear compares with it, so two buttons that merely share a name
+/// are different buttons.
+public struct DeckButton: Hashable, Sendable {
+    /// The label shown on the button; never empty in a valid button.
+    public var name: String
+    /// An icon name or a single emoji.
+    public var icon: String?
+    /// What a press does.
+    public var action: DeckAction
+
+    /// Makes a button. Call ``validate()`` to check it before it enters a layout.
+    public init(name: String, icon: String? = nil, action: DeckAction) {
+        self.name = name
+        self.icon = icon
+        self.action = action
+    }
+
+    /// Checks what JSON or YAML cannot express as a type: a non-empty name,
+    /// and action fields that make sense.
+    public func validate() throws(DeckModelError) {
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .invalidButton("a button needs a non-empty name")
+        }
+        switch action {
+        case .run(let command, _, let timeout):
+            if command.isEmpty { throw .invalidButton("button '\(name)': run needs a command") }
+            if let timeout, !(timeout > 0 && timeout.isFinite) {
+                throw .invalidButton("button '\(name)': run timeout must be a positive number of seconds")
+            }
+        case .open(let target):
+            if target.isEmpty { throw .invalidButton("button '\(name)': open needs a URL or path") }
+        case .page(.number(let page)):
+            if page < 0 { throw .invalidButton("button '\(name)': page numbers start at 0") }
+        case .page:
+            break
+        case .profile(let profile):
+            if profile.isEmpty { throw .invalidButton("button '\(name)': profile needs a name") }
+        case .plugin(let id, let command, _):
+            if id.isEmpty { throw .invalidButton("button '\(name)': plugin needs an id") }
+            if command.isEmpty { throw .invalidButton("button '\(name)': plugin needs a command") }
+        }
+    }
+}

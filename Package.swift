@@ -1,0 +1,29 @@
+// swift-tools-version: 6.2
+// The deck package: the host daemon, its control CLI, and the modules a device
+// app reuses. Every module is also a library product so another package can
+// depend on one module alone.
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode comes from the tools
+/// version; warnings are errors so CI never lets one through.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "deck",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DeckModel", targets: ["DeckModel"]),
+    ],
+    targets: [
+        // MARK: Modules a device app reuses (Foundation at most)
+        .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
+
+        // MARK: Tests
+        .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckModelTests", swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -20,6 +20,10 @@ let package = Package(
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
 
+        // MARK: System libraries (module map + shim header; imported with `internal import`)
+        .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],

@@ -1,0 +1,311 @@
+/// Why a line is not JSON, with the byte offset where the parser gave up.
+struct JSONSyntaxError: Error {
+    /// What was wrong, as the middle of a sentence ("expected ':' after an object key").
+    var reason: String
+    /// 0-based offset into the line.
+    var offset: Int
+
+    /// A sentence for the `message` of a `malformed` error.
+    var sentence: String { "the line is not valid JSON: \(reason) at byte \(offset)" }
+}
+
+/// A strict RFC 8259 parser over the bytes of one line.
+///
+/// Written for hostile input: it never traps, validates UTF-8 inside strings
+/// (structure outside strings is ASCII, so any other byte there is a syntax
+/// error), rejects numbers outside `Double`'s finite range, and refuses to
+/// nest deeper than ``maximumDepth``: recursion is bounded so that a line of
+/// a hundred thousand `[` cannot overflow the event loop thread's stack.
+struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted. Protocol messages
+    /// nest about six levels; plugin settings get the rest.
+    static let maximumDepth = 128
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    /// The last complete top-level `"id"` member seen, kept even when the
+    /// parse fails later, so an error reply can still echo the request's id.
+    private(set) var topLevelID: JSONValue?
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Parses one JSON text (surrounding whitespace, including a final
+    /// `\r\n` or `\n`, is allowed). Returns the value or the syntax error,
+    /// and the top-level `id` if one was read before any error.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Result<JSONValue, JSONSyntaxError>, id: JSONValue?) {
+        var parser = JSONParser(bytes)
+        do throws(JSONSyntaxError) {
+            parser.skipWhitespace()
+            let value = try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            if parser.position < bytes.count {
+                throw parser.failure("unexpected data after the JSON value")
+            }
+            return (.success(value), parser.topLevelID)
+        } catch {
+            return (.failure(error), parser.topLevelID)
+        }
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        guard let byte = peek() else { throw failure("the line ends where a value should start") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure("unexpected \(Self.describe(byte)) where a value should start")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        try checkDepth(depth)
+        position += 1  // {
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            position += 1
+            return .object(JSONObject(members: members))
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw failure("expected a string key in an object") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            if depth == 1 && key == "id" { topLevelID = value }
+            members.append((key, value))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"): position += 1; return .object(JSONObject(members: members))
+            default: throw failure("expected ',' or '}' after an object member")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        try checkDepth(depth)
+        position += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"): position += 1; return .array(elements)
+            default: throw failure("expected ',' or ']' after an array element")
+            }
+        }
+    }
+
+    private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
+        if depth > Self.maximumDepth {
+            throw failure("arrays and objects nest deeper than \(Self.maximumDepth) levels")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let matches = literal.withUTF8Buffer { expected in
+            bytes.count - position >= count && (0..<count).allSatisfy { bytes[position + $0] == expected[$0] }
+        }
+        guard matches else { throw failure("unexpected \(Self.describe(bytes[position])) where a value should start") }
+        position += count
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = position
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), Self.isDigit(first) else { throw failure("expected a digit in a number") }
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek(), Self.isDigit(next) { throw failure("a number may not start with 0") }
+        } else {
+            skipDigits()
+        }
+        var isInteger = true
+        if peek() == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard let digit = peek(), Self.isDigit(digit) else { throw failure("expected a digit after '.'") }
+            skipDigits()
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { position += 1 }
+            guard let digit = peek(), Self.isDigit(digit) else { throw failure("expected a digit in an exponent") }
+            skipDigits()
+        }
+        let literal = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        if isInteger, let value = Self.integer(literal) { return .int(value) }
+        // The grammar is checked above, so this is a plain decimal literal.
+        guard let value = Double(String(decoding: literal, as: UTF8.self)), value.isFinite else {
+            throw JSONSyntaxError(reason: "the number is too large", offset: start)
+        }
+        return .double(value)
+    }
+
+    /// An integer literal's value, or nil when it does not fit in `Int`.
+    /// Accumulates negatively so that `Int.min` parses too.
+    private static func integer(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
+        let negative = literal.first == UInt8(ascii: "-")
+        var value = 0
+        for byte in literal.dropFirst(negative ? 1 : 0) {
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = shifted.subtractingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+            if overflowA || overflowB { return nil }
+            value = next
+        }
+        if negative { return value }
+        let (positive, overflow) = (0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek(), Self.isDigit(byte) { position += 1 }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote. The common case — no
+    /// escapes — validates and copies the bytes in one step.
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = position
+        position += 1  // "
+        let contentStart = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
+                position += 1
+                guard let text = String(validating: content, as: UTF8.self) else {
+                    throw JSONSyntaxError(reason: "a string is not valid UTF-8", offset: start)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: contentStart, start: start) }
+            if byte < 0x20 { throw failure("a control character must be escaped inside a string") }
+            position += 1
+        }
+        throw JSONSyntaxError(reason: "a string is not closed", offset: start)
+    }
+
+    /// The slow path for strings with escapes: decodes into a buffer, then
+    /// validates the whole buffer as UTF-8 (escapes always yield complete
+    /// sequences, so this catches every invalid raw byte as well).
+    private mutating func parseEscapedString(from contentStart: Int, start: Int) throws(JSONSyntaxError) -> String {
+        var buffer = Array(bytes[contentStart..<position])
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw JSONSyntaxError(reason: "a string is not valid UTF-8", offset: start)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                position += 1
+                try appendEscape(to: &buffer)
+            case ..<0x20:
+                throw failure("a control character must be escaped inside a string")
+            default:
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        throw JSONSyntaxError(reason: "a string is not closed", offset: start)
+    }
+
+    private mutating func appendEscape(to buffer: inout [UInt8]) throws(JSONSyntaxError) {
+        guard let escape = peek() else { throw failure("a string is not closed") }
+        position += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hexQuad()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard bytes.count - position >= 2, bytes[position] == UInt8(ascii: "\\"),
+                      bytes[position + 1] == UInt8(ascii: "u") else {
+                    throw failure("a \\u escape holds half of a surrogate pair")
+                }
+                position += 2
+                let low = try hexQuad()
+                guard (0xDC00...0xDFFF).contains(low) else { throw failure("a \\u escape holds half of a surrogate pair") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw failure("a \\u escape holds half of a surrogate pair")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw failure("a \\u escape is not a character") }
+            UTF8.encode(unicode) { buffer.append($0) }
+        default:
+            throw failure("unknown escape \(Self.describe(escape)) after a backslash in a string")
+        }
+    }
+
+    private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {
+        guard bytes.count - position >= 4 else { throw failure("a \\u escape needs four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private func peek() -> UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            position += 1
+        }
+    }
+
+    private func failure(_ reason: String) -> JSONSyntaxError {
+        JSONSyntaxError(reason: reason, offset: position)
+    }
+
+    /// A byte as an error message shows it: printable ASCII quoted, anything else in hex.
+    private static func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

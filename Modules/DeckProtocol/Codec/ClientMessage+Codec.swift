@@ -52,7 +52,9 @@ extension ClientMessage {
             return (message.id, hello)
         } catch {
             if error.code == .handshake { throw error }
-            throw ProtocolError(.handshake, "the first message must be a well-formed hello: \(error.message)", id: error.id)
+            let prefix = "hello: "
+            let detail = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+            throw ProtocolError(.handshake, "the first message must be a well-formed hello: \(detail)", id: error.id)
         }
     }
 

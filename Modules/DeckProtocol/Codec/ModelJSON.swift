@@ -213,7 +213,7 @@ extension JSONWriter {
         case .null: null()
         case .bool(let flag): bool(flag)
         case .int(let number): int(number)
-        case .double(let number): double(number)
+        case .double(let number): exactDouble(number)
         case .string(let text): string(text)
         case .array(let elements):
             beginArray()

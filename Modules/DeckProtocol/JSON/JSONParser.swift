@@ -6,7 +6,7 @@ struct JSONSyntaxError: Error {
     var offset: Int
 
     /// A sentence for the `message` of a `malformed` error.
-    var sentence: String { "the line is not valid JSON: \(reason) at byte \(offset)" }
+    var sentence: String { "the line is not valid JSON (byte \(offset): \(reason))" }
 }
 
 /// A strict RFC 8259 parser over the bytes of one line.
@@ -36,6 +36,7 @@ struct JSONParser {
         var parser = JSONParser(bytes)
         do throws(JSONSyntaxError) {
             parser.skipWhitespace()
+            if parser.position == bytes.count { throw parser.failure("the line is empty") }
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
             if parser.position < bytes.count {

@@ -82,16 +82,23 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Integral values are written as integers (`600`, not `600.0`); a value
-    /// JSON cannot hold (infinity, NaN) is written as `null`.
+    /// Integral values are written as integers (`600`, not `600.0`), for
+    /// numbers that are read back as `Double` whatever their form (a run
+    /// timeout). A value JSON cannot hold (infinity, NaN) is written as `null`.
     mutating func double(_ value: Double) {
         if let integral = Int(exactly: value), integral.magnitude < 1 << 53 {
             int(integral)
-            return
+        } else {
+            exactDouble(value)
         }
+    }
+
+    /// Keeps a fraction or exponent on every value (`2.0`), so that a plugin
+    /// setting that was a float reads back as a float, not an integer.
+    mutating func exactDouble(_ value: Double) {
         separate()
         // Swift's description is the shortest text that reads back as the same
-        // Double, and for finite values it is valid JSON ("2.5", "1e-05").
+        // Double, and for finite values it is valid JSON ("2.0", "2.5", "1e-05").
         bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
         needsComma = true
     }

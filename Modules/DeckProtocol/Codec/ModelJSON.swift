@@ -225,6 +225,7 @@ extension JSONWriter {
 
     /// A rough size for a layout's JSON, so the buffer grows once or not at all.
     static func estimatedSize(of layout: DeckLayout) -> Int {
-        64 + layout.pages.count * (24 + layout.slotsPerPage * 8) + layout.buttonCount * 80
+        // Slots, not buttons: counting buttons would walk the whole layout once more.
+        64 + layout.pages.count * (24 + layout.slotsPerPage * 96)
     }
 }

@@ -71,8 +71,12 @@ struct JSONWriter {
 
     mutating func string(_ value: String) {
         separate()
-        var value = value
-        value.withUTF8 { appendEscaped($0) }
+        // Native strings are contiguous UTF-8 already: no copy. Others
+        // (bridged ones on Apple platforms) go through a copy once.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = value
+            copy.withUTF8 { appendEscaped($0) }
+        }
         needsComma = true
     }
 

@@ -59,9 +59,13 @@ public struct ClientInfo: Hashable, Sendable {
 /// `{"file","line","column","message"}`: one problem of a profile file,
 /// 1-based as in `FILE:LINE:COLUMN: message`.
 public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    /// The file, as the host names it (relative to the layouts folder).
     public var file: String
+    /// 1-based line.
     public var line: Int
+    /// 1-based column.
     public var column: Int
+    /// What is wrong, as a sentence.
     public var message: String
 
     /// Makes a problem.
@@ -97,6 +101,7 @@ public struct PluginStatus: Hashable, Sendable {
 
 /// `{"name","file","pages","buttons"}`: one profile in a `profiles` reply.
 public struct ProfileInfo: Hashable, Sendable {
+    /// The profile's name (`name:` in the file, else the file's stem).
     public var name: String
     /// The file name inside the layouts folder.
     public var file: String
@@ -116,6 +121,7 @@ public struct ProfileInfo: Hashable, Sendable {
 
 /// `{"generation","revision","time","reason","bytes"}`: one snapshot.
 public struct SnapshotInfo: Hashable, Sendable {
+    /// The snapshot's number; `restore` takes it.
     public var generation: Int
     /// The layout revision it holds.
     public var revision: Int

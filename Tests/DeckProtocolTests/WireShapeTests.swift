@@ -28,6 +28,12 @@ struct WireShapeTests {
         #expect(message.line() == bytes(expected + "\n"))
     }
 
+    @Test func errorCodesAreExactlyTheSpecsStrings() {
+        #expect(ErrorCode.allCases.map(\.rawValue) == ["malformed", "tooLarge", "handshake", "unsupported", "unauthorized",
+                                                       "stale", "outOfRange", "locked", "invalid", "notFound", "empty",
+                                                       "busy", "internal"])
+    }
+
     @Test func welcomeAndLayoutShapes() throws {
         var page = DeckPage.empty(slots: 2)
         page.buttons[0] = Sample.files

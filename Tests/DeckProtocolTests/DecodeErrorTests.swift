@@ -42,7 +42,7 @@ struct DecodeErrorTests {
         Case("{\"type\":\"ping\",\"id\":4,\"x\":\"a\tb\"}", .malformed, 4, "control character"),
         Case(#"{"type":"ping","id":4,"x":01}"#, .malformed, 4, "start with 0"),
         Case(#"{"type":"ping","id":4,"x":1e400}"#, .malformed, 4, "too large"),
-        Case(String(repeating: "[", count: 200), .malformed, nil, "deeper than 128"),
+        Case(String(repeating: "[", count: 200), .malformed, nil, "deeper than 64"),
         Case("[1,2]", .malformed, nil, "JSON object, not an array"),
         Case(#""hello""#, .malformed, nil, "JSON object, not a string"),
         Case("null", .malformed, nil, "JSON object, not null"),

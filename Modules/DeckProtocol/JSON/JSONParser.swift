@@ -14,12 +14,14 @@ struct JSONSyntaxError: Error {
 /// Written for hostile input: it never traps, validates UTF-8 inside strings
 /// (structure outside strings is ASCII, so any other byte there is a syntax
 /// error), rejects numbers outside `Double`'s finite range, and refuses to
-/// nest deeper than ``maximumDepth``: recursion is bounded so that a line of
-/// a hundred thousand `[` cannot overflow the event loop thread's stack.
+/// nest deeper than ``maximumDepth``. It does not recurse, so no input can
+/// overflow the calling thread's stack; the depth limit also bounds the
+/// recursion of everything that walks the tree afterwards (conversion,
+/// deallocation).
 struct JSONParser {
     /// The deepest nesting of arrays and objects accepted. Protocol messages
     /// nest about six levels; plugin settings get the rest.
-    static let maximumDepth = 128
+    static let maximumDepth = 64
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -37,7 +39,7 @@ struct JSONParser {
         do throws(JSONSyntaxError) {
             parser.skipWhitespace()
             if parser.position == bytes.count { throw parser.failure("the line is empty") }
-            let value = try parser.parseValue(depth: 0)
+            let value = try parser.parseValue()
             parser.skipWhitespace()
             if parser.position < bytes.count {
                 throw parser.failure("unexpected data after the JSON value")
@@ -50,74 +52,97 @@ struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard let byte = peek() else { throw failure("the line ends where a value should start") }
-        switch byte {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw failure("unexpected \(Self.describe(byte)) where a value should start")
+    /// Parses a whole value without recursion: arrays and objects under
+    /// construction live on heap stacks, not on the thread's stack.
+    // Iterative on purpose: a recursive descent needs kilobytes of stack per
+    // level in debug builds, and a thread with a small stack (an event loop,
+    // a dispatch worker) then overflows long before the depth limit.
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        var open = OpenContainers()
+        while true {
+            var value = try parseScalarOrOpen(&open)
+            // A complete value: add it to the innermost container, and close
+            // every container that ends right after it.
+            while let container = open.kinds.last {
+                skipWhitespace()
+                if case .array = container {
+                    open.arrays[open.arrays.count - 1].append(value)
+                    if peek() == UInt8(ascii: ",") { position += 1; break }
+                    guard peek() == UInt8(ascii: "]") else { throw failure("expected ',' or ']' after an array element") }
+                    position += 1
+                    open.kinds.removeLast()
+                    value = .array(open.arrays.removeLast())
+                } else {
+                    let key = open.keys.removeLast()
+                    if open.kinds.count == 1 && key == "id" { topLevelID = value }
+                    open.objects[open.objects.count - 1].append((key, value))
+                    if peek() == UInt8(ascii: ",") {
+                        position += 1
+                        open.keys.append(try parseKey())
+                        break
+                    }
+                    guard peek() == UInt8(ascii: "}") else { throw failure("expected ',' or '}' after an object member") }
+                    position += 1
+                    open.kinds.removeLast()
+                    value = .object(JSONObject(members: open.objects.removeLast()))
+                }
+            }
+            if open.kinds.isEmpty { return value }
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        position += 1  // {
-        var members: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            position += 1
-            return .object(JSONObject(members: members))
-        }
+    /// Arrays and objects whose closing bracket has not been read yet.
+    private struct OpenContainers {
+        enum Kind { case array, object }
+        var kinds: [Kind] = []
+        var arrays: [[JSONValue]] = []
+        var objects: [[(key: String, value: JSONValue)]] = []
+        /// The key of the member being read, one per open object.
+        var keys: [String] = []
+    }
+
+    /// Reads a scalar, or an empty `[]`/`{}`, and returns it; or opens a
+    /// container and goes on until a complete value has been read.
+    private mutating func parseScalarOrOpen(_ open: inout OpenContainers) throws(JSONSyntaxError) -> JSONValue {
         while true {
             skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw failure("expected a string key in an object") }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
-            position += 1
-            skipWhitespace()
-            let value = try parseValue(depth: depth)
-            if depth == 1 && key == "id" { topLevelID = value }
-            members.append((key, value))
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(JSONObject(members: members))
-            default: throw failure("expected ',' or '}' after an object member")
+            guard let byte = peek() else { throw failure("the line ends where a value should start") }
+            switch byte {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if open.kinds.count >= Self.maximumDepth {
+                    throw failure("arrays and objects nest deeper than \(Self.maximumDepth) levels")
+                }
+                position += 1
+                skipWhitespace()
+                if byte == UInt8(ascii: "[") {
+                    if peek() == UInt8(ascii: "]") { position += 1; return .array([]) }
+                    open.kinds.append(.array)
+                    open.arrays.append([])
+                } else {
+                    if peek() == UInt8(ascii: "}") { position += 1; return .object(JSONObject(members: [])) }
+                    open.keys.append(try parseKey())
+                    open.kinds.append(.object)
+                    open.objects.append([])
+                }
+            case UInt8(ascii: "\""): return .string(try parseString())
+            case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+            case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+            case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+            default: throw failure("unexpected \(Self.describe(byte)) where a value should start")
             }
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        position += 1  // [
-        var elements: [JSONValue] = []
+    /// `"key"` and the `:` after it.
+    private mutating func parseKey() throws(JSONSyntaxError) -> String {
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"): position += 1; return .array(elements)
-            default: throw failure("expected ',' or ']' after an array element")
-            }
-        }
-    }
-
-    private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
-        if depth > Self.maximumDepth {
-            throw failure("arrays and objects nest deeper than \(Self.maximumDepth) levels")
-        }
+        guard peek() == UInt8(ascii: "\"") else { throw failure("expected a string key in an object") }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
+        position += 1
+        return key
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {

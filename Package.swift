@@ -15,10 +15,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
+        .library(name: "DeckProtocol", targets: ["DeckProtocol"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
+        .target(name: "DeckProtocol", dependencies: ["DeckModel"], path: "Modules/DeckProtocol",
+                swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -28,6 +31,8 @@ let package = Package(
         .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
+        .testTarget(name: "DeckProtocolTests", dependencies: ["DeckProtocol", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckProtocolTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,155 @@
+import DeckModel
+
+extension HostMessage {
+    // MARK: Encoding (the host's side)
+
+    /// The message as one complete line of JSON ending in `\n`.
+    ///
+    /// A broadcast is the same bytes for every client: encode it once and
+    /// hand the array to each connection (arrays are copy-on-write, so this
+    /// shares one buffer).
+    public func line() -> [UInt8] {
+        var writer = JSONWriter(capacity: estimatedSize)
+        writer.beginMessage(type, id: id)
+        switch self {
+        case .welcome(_, let welcome):
+            writer.field("protocol", welcome.protocolLevel)
+            writer.key("host")
+            writer.write(welcome.host)
+            writer.field("profile", welcome.profile)
+            writer.field("revision", welcome.revision)
+            writer.field("locked", welcome.locked)
+            writer.key("layout")
+            writer.write(welcome.layout)
+        case let .layout(profile, revision, layout):
+            writer.field("profile", profile)
+            writer.field("revision", revision)
+            writer.key("layout")
+            writer.write(layout)
+        case .lock(let locked):
+            writer.field("locked", locked)
+        case .ok(_, let revision):
+            writer.field("revision", revision)
+        case let .error(_, code, message, problems):
+            writer.field("code", code.rawValue)
+            writer.field("message", message)
+            if !problems.isEmpty { writer.field("problems", problems) { $0.write($1) } }
+        case .pong:
+            break
+        case .showPage(let page):
+            writer.field("page", page)
+        case let .buttonState(page, index, title):
+            writer.field("page", page)
+            writer.field("index", index)
+            writer.nullableField("title", title)
+        case .event(let event):
+            writer.writeFields(of: event)
+        case .status(_, let status):
+            writer.writeFields(of: status)
+        case let .profiles(_, active, profiles):
+            writer.field("active", active)
+            writer.field("profiles", profiles) { $0.write($1) }
+        case let .snapshots(_, profile, snapshots):
+            writer.field("profile", profile)
+            writer.field("snapshots", snapshots) { $0.write($1) }
+        case let .export(_, profile, yaml):
+            writer.field("profile", profile)
+            writer.field("yaml", yaml)
+        case let .paired(_, name, token):
+            writer.field("name", name)
+            writer.field("token", token)
+        }
+        writer.endObject()
+        return writer.line()
+    }
+
+    /// Enough room for the whole line in most cases, so the buffer is
+    /// allocated once; layouts dominate.
+    private var estimatedSize: Int {
+        switch self {
+        case .welcome(_, let welcome): 256 + JSONWriter.estimatedSize(of: welcome.layout)
+        case .layout(_, _, let layout): 96 + JSONWriter.estimatedSize(of: layout)
+        case .export(_, _, let yaml): 96 + yaml.utf8.count + yaml.utf8.count / 8
+        case .status(_, let status): 512 + status.clients.count * 96
+        default: 128
+        }
+    }
+
+    // MARK: Decoding (the client's side: deckctl, device apps, tests)
+
+    /// Decodes one line the host sent. Never traps; an unknown `type` (from
+    /// a newer host) fails with `unsupported`, which a client should ignore.
+    public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) throws(ProtocolError) -> HostMessage {
+        let envelope = try Envelope.open(line)
+        let id = envelope.id
+        return try envelope.decode { fields throws(FieldError) -> HostMessage in
+            switch envelope.type {
+            case "welcome":
+                return .welcome(id: id, Welcome(
+                    protocolLevel: try fields.int("protocol"),
+                    host: try fields.decode("host", expected: HostInfo.expected) { value throws(FieldError) in
+                        try HostInfo(json: value)
+                    },
+                    profile: try fields.string("profile"),
+                    revision: try fields.int("revision"),
+                    locked: try fields.bool("locked"),
+                    layout: try fields.layout("layout")))
+            case "layout":
+                return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
+                               layout: try fields.layout("layout"))
+            case "lock":
+                return .lock(locked: try fields.bool("locked"))
+            case "ok":
+                return .ok(id: id, revision: try fields.intIfPresent("revision"))
+            case "error":
+                return .error(id: id,
+                              code: try fields.decode("code", expected: "an error code") { value throws(FieldError) in
+                                  try FieldReader.oneOf(value, ErrorCode.self)
+                              },
+                              message: try fields.string("message"),
+                              problems: try fields.arrayIfPresent("problems") { value throws(FieldError) in
+                                  try Problem(json: value)
+                              })
+            case "pong":
+                return .pong(id: id)
+            case "showPage":
+                return .showPage(page: try fields.int("page"))
+            case "buttonState":
+                return .buttonState(page: try fields.int("page"), index: try fields.int("index"),
+                                    title: try fields.stringIfPresent("title"))
+            case "event":
+                return .event(try DeckEvent(fields: fields))
+            case "status":
+                return .status(id: id, try HostStatus(fields: fields))
+            case "profiles":
+                return .profiles(id: id, active: try fields.string("active"),
+                                 profiles: try fields.array("profiles", of: "profiles") { value throws(FieldError) in
+                                     try ProfileInfo(json: value)
+                                 })
+            case "snapshots":
+                return .snapshots(id: id, profile: try fields.stringIfPresent("profile"),
+                                  snapshots: try fields.array("snapshots", of: "snapshots") { value throws(FieldError) in
+                                      try SnapshotInfo(json: value)
+                                  })
+            case "export":
+                return .export(id: id, profile: try fields.string("profile"), yaml: try fields.string("yaml"))
+            case "paired":
+                return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"))
+            default:
+                throw FieldError.unknownType
+            }
+        }
+    }
+}
+
+extension FieldError {
+    /// A host message `type` this library does not know.
+    static let unknownType = FieldError(path: [], problem: .broken(.unsupported, "unknown message type (from a newer host?)"))
+}
+
+extension FieldReader {
+    /// A required layout field.
+    func layout(_ key: String) throws(FieldError) -> DeckLayout {
+        try decode(key, expected: "a layout object") { value throws(FieldError) in try ModelJSON.layout(value) }
+    }
+}

@@ -1,0 +1,193 @@
+/// Writes compact JSON straight into bytes.
+///
+/// Messages are written field by field in a fixed order (`type` first, then
+/// `id`, then the rest as PROTOCOL.md shows them), with no intermediate tree
+/// and no `Codable` boxing: a 1,000-page layout is encoded once per change
+/// and the same bytes go to every client.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the next key or array element needs a `,` before it.
+    private var needsComma = false
+
+    init(capacity: Int = 128) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes written so far plus the line's `\n`.
+    consuming func line() -> [UInt8] {
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    // MARK: Structure
+
+    mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Starts a message object with its `"type"` and, when there is one, `"id"`.
+    mutating func beginMessage(_ type: String, id: RequestID? = nil) {
+        beginObject()
+        field("type", type)
+        if let id { key("id"); write(id) }
+    }
+
+    /// A key known at compile time: ASCII with nothing to escape.
+    mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A key chosen at run time (plugin settings), escaped like any string.
+    mutating func key(_ key: String) {
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    // MARK: Scalars
+
+    mutating func string(_ value: String) {
+        separate()
+        // Native strings are contiguous UTF-8 already: no copy. Others
+        // (bridged ones on Apple platforms) go through a copy once.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = value
+            copy.withUTF8 { appendEscaped($0) }
+        }
+        needsComma = true
+    }
+
+    mutating func int(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    /// Integral values are written as integers (`600`, not `600.0`), for
+    /// numbers that are read back as `Double` whatever their form (a run
+    /// timeout). A value JSON cannot hold (infinity, NaN) is written as `null`.
+    mutating func double(_ value: Double) {
+        if let integral = Int(exactly: value), integral.magnitude < 1 << 53 {
+            int(integral)
+        } else {
+            exactDouble(value)
+        }
+    }
+
+    /// Keeps a fraction or exponent on every value (`2.0`), so that a plugin
+    /// setting that was a float reads back as a float, not an integer.
+    mutating func exactDouble(_ value: Double) {
+        separate()
+        // Swift's description is the shortest text that reads back as the same
+        // Double, and for finite values it is valid JSON ("2.0", "2.5", "1e-05").
+        bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    mutating func write(_ id: RequestID) {
+        switch id {
+        case .int(let value): int(value)
+        case .string(let value): string(value)
+        }
+    }
+
+    // MARK: Fields (key and value in one call)
+
+    mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
+    mutating func field(_ name: StaticString, _ value: Double) { key(name); double(value) }
+    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+
+    /// Leaves the field out when the value is nil.
+    mutating func field(_ name: StaticString, _ value: String?) {
+        if let value { field(name, value) }
+    }
+
+    /// Leaves the field out when the value is nil.
+    mutating func field(_ name: StaticString, _ value: Int?) {
+        if let value { field(name, value) }
+    }
+
+    /// Writes `null` when the value is nil (fields whose absence means something else).
+    mutating func nullableField(_ name: StaticString, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+
+    /// An array of strings.
+    mutating func field(_ name: StaticString, _ values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+
+    // MARK: Internals
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Copies runs of plain bytes in bulk and escapes only `"`, `\` and
+    /// control characters; everything else (Korean, emoji) stays raw UTF-8.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            runStart = index + 1
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

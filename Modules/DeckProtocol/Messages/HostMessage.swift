@@ -1,0 +1,114 @@
+import DeckModel
+
+/// Everything the host sends: replies (which echo the request's `id`) and
+/// broadcasts (which have none). PROTOCOL.md §2, §4–§8.
+public enum HostMessage: Hashable, Sendable {
+    /// The answer to `hello`.
+    case welcome(id: RequestID?, Welcome)
+    /// The current layout, sent to every client after each edit (§5) and to a
+    /// sender refused while locked (§6).
+    case layout(profile: String, revision: Int, layout: DeckLayout)
+    /// A change of the lock state, sent to every client (§6).
+    case lock(locked: Bool)
+    /// Success. `revision` is the layout's revision after the request, for
+    /// requests that concern the layout; nil otherwise.
+    case ok(id: RequestID?, revision: Int?)
+    /// Refusal. `problems` lists a profile's problems (a failed `reload`).
+    case error(id: RequestID?, code: ErrorCode, message: String, problems: [Problem] = [])
+    /// The answer to `ping`.
+    case pong(id: RequestID?)
+    /// Tells the client that pressed a `page` button which page to show (§8).
+    case showPage(page: Int)
+    /// A plugin changed a button's title; nil goes back to the button's name (§8).
+    case buttonState(page: Int, index: Int, title: String?)
+    /// Something happened; only for subscribed control clients.
+    case event(DeckEvent)
+    /// The answer to `status`.
+    case status(id: RequestID?, HostStatus)
+    /// The answer to `profiles`.
+    case profiles(id: RequestID?, active: String, profiles: [ProfileInfo])
+    /// The answer to `snapshots`, newest first. `profile` says whose.
+    case snapshots(id: RequestID?, profile: String?, snapshots: [SnapshotInfo])
+    /// The answer to `export`: a layout as profile YAML.
+    case export(id: RequestID?, profile: String, yaml: String)
+    /// The answer to `pair`: a new device token.
+    case paired(id: RequestID?, name: String, token: String)
+
+    /// The echoed request id; nil for broadcasts and for requests sent without one.
+    public var id: RequestID? {
+        switch self {
+        case .welcome(let id, _), .ok(let id, _), .error(let id, _, _, _), .pong(let id), .status(let id, _),
+             .profiles(let id, _, _), .snapshots(let id, _, _), .export(let id, _, _), .paired(let id, _, _):
+            id
+        case .layout, .lock, .showPage, .buttonState, .event:
+            nil
+        }
+    }
+
+    /// The wire `type`.
+    public var type: String {
+        switch self {
+        case .welcome: "welcome"
+        case .layout: "layout"
+        case .lock: "lock"
+        case .ok: "ok"
+        case .error: "error"
+        case .pong: "pong"
+        case .showPage: "showPage"
+        case .buttonState: "buttonState"
+        case .event: "event"
+        case .status: "status"
+        case .profiles: "profiles"
+        case .snapshots: "snapshots"
+        case .export: "export"
+        case .paired: "paired"
+        }
+    }
+}
+
+/// The body of `welcome` (§2).
+public struct Welcome: Hashable, Sendable {
+    /// The negotiated level, `min(client, host)`.
+    public var protocolLevel: Int
+    /// The host's name, version and levels.
+    public var host: HostInfo
+    /// The live profile's name.
+    public var profile: String
+    /// The live layout's revision.
+    public var revision: Int
+    /// Whether the host is locked right now.
+    public var locked: Bool
+    /// The live layout.
+    public var layout: DeckLayout
+
+    /// Makes a welcome.
+    public init(protocolLevel: Int, host: HostInfo, profile: String, revision: Int, locked: Bool, layout: DeckLayout) {
+        self.protocolLevel = protocolLevel
+        self.host = host
+        self.profile = profile
+        self.revision = revision
+        self.locked = locked
+        self.layout = layout
+    }
+}
+
+/// `{"name","version","protocol","minProtocol"}`: who the host is.
+public struct HostInfo: Hashable, Sendable {
+    /// `deckd`.
+    public var name: String
+    /// The host's version, e.g. `0.1.0`.
+    public var version: String
+    /// The highest level the host speaks.
+    public var protocolLevel: Int
+    /// The lowest client level the host serves.
+    public var minimumProtocolLevel: Int
+
+    /// Makes a host description; the levels default to this library's.
+    public init(name: String = "deckd", version: String,
+                protocolLevel: Int = ProtocolLevel.current, minimumProtocolLevel: Int = ProtocolLevel.minimum) {
+        self.name = name
+        self.version = version
+        self.protocolLevel = protocolLevel
+        self.minimumProtocolLevel = minimumProtocolLevel
+    }
+}

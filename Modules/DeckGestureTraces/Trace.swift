@@ -8,6 +8,10 @@ public struct Trace: Sendable {
     public enum Subject: Sendable {
         /// A gesture tree, and the view its `local` drags measure from.
         case gesture(GestureSpec, view: TraceView?)
+        /// An arrange session (GESTURES.md §3 deck traces).
+        case deck(DeckSetup)
+        /// A swipe pager on its own (this project's addition, docs/gestures.md).
+        case pager(PagerSetup)
     }
 
     /// The trace's name (the file name when it has none).
@@ -43,23 +47,31 @@ public struct Trace: Sendable {
     /// Parses and checks a trace from JSON text.
     public static func parse(_ data: Data, defaultName: String = "trace") throws(TraceError) -> Trace {
         let root = try TraceObject(try TraceValue.parse(data), at: "the trace")
-        try root.allow(["name", "gesture", "deck", "events", "expect", "view"])
+        try root.allow(["name", "gesture", "deck", "pager", "events", "expect", "view"])
         let name = try root.string("name", default: defaultName)
         let subject: Subject
-        let eventKinds = TraceEvent.Kind.touchKinds
-        switch (root["gesture"], root["deck"]) {
-        case (.some(let gesture), nil):
+        var eventKinds = TraceEvent.Kind.touchKinds
+        let subjects = ["gesture", "deck", "pager"].filter { root[$0] != nil }
+        guard subjects.count == 1, let kind = subjects.first, let body = root[kind] else {
+            throw TraceError("a trace needs exactly one of \"gesture\", \"deck\" or \"pager\"")
+        }
+        if kind != "gesture", root["view"] != nil { throw TraceError("\"view\" belongs to gesture traces") }
+        switch kind {
+        case "gesture":
             var views: [TraceView] = []
             if let view = root["view"] { views.append(try TraceView(view, at: "view")) }
-            let spec = try GestureSpec.parse(gesture, at: "gesture", views: &views)
+            let spec = try GestureSpec.parse(body, at: "gesture", views: &views)
             guard Set(views).count <= 1 else {
                 throw TraceError("the trace gives its gesture's view more than once, differently; a gesture tree has one view")
             }
             subject = .gesture(spec, view: views.first)
-        case (nil, .some):
-            throw TraceError("deck traces are not supported yet (they arrive with the arrange session)")
+        case "deck":
+            eventKinds.formUnion([.done, .lock, .disconnect, .background])
+            let setup = try DeckSetup(body)
+            _ = try setup.session()
+            subject = .deck(setup)
         default:
-            throw TraceError("a trace needs exactly one of \"gesture\" or \"deck\"")
+            subject = .pager(try PagerSetup(body))
         }
         guard case .array(let eventValues) = root["events"] ?? .null else {
             throw TraceError("the trace needs \"events\": an array of events")
@@ -87,10 +99,12 @@ public struct Trace: Sendable {
     }
 
     /// Runs the events and returns the callbacks, each as `{"t", "cb", …}`.
-    public func replay() -> [TraceValue] {
+    /// Throws only when the trace's setup cannot start (checked at parse time).
+    public func replay() throws(TraceError) -> [TraceValue] {
         switch subject {
-        case .gesture(let spec, let view):
-            GestureReplay(spec: spec, view: view).run(events)
+        case .gesture(let spec, let view): GestureReplay(spec: spec, view: view).run(events)
+        case .deck(let setup): try DeckReplay(setup: setup).run(events)
+        case .pager(let setup): setup.run(events)
         }
     }
 }

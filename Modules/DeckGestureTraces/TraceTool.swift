@@ -71,7 +71,7 @@ public enum TraceTool {
                     result.output += TraceValue.object([TraceField("trace", .string(trace.name)),
                                                         TraceField("file", .string(file))]).json + "\n"
                 }
-                for line in trace.replay() { result.output += line.json + "\n" }
+                for line in try trace.replay() { result.output += line.json + "\n" }
             } catch {
                 result.errors += "deck-gestures: \(error)\n"
                 result.status = 1
@@ -110,7 +110,7 @@ public enum TraceTool {
             guard let expect = trace.expect else {
                 return "\(file): \(trace.name): the trace has no \"expect\" to check against"
             }
-            guard let reason = TraceMatcher.mismatch(expected: expect, actual: trace.replay()) else { return nil }
+            guard let reason = TraceMatcher.mismatch(expected: expect, actual: try trace.replay()) else { return nil }
             return "\(file): \(trace.name): \(reason)"
         } catch {
             return error.description

@@ -12,7 +12,7 @@ struct TraceTests {
     func tracePasses(name: String) throws {
         let trace = try Trace.load(path: TraceFiles.path(name))
         let expect = try #require(trace.expect, "every project trace has an expect")
-        let reason = TraceMatcher.mismatch(expected: expect, actual: trace.replay())
+        let reason = TraceMatcher.mismatch(expected: expect, actual: try trace.replay())
         #expect(reason == nil, "\(name): \(reason ?? "")")
     }
 }

@@ -8,6 +8,11 @@ public struct DragRecognizer: GestureRecognizer {
 
     /// How far ahead ``DragValue/predictedEndLocation`` looks by default, in seconds.
     public static let defaultProjection: TimeInterval = 0.25
+    /// How far back the velocity looks, in seconds. A window rather than the
+    /// last pair of samples: a lift reported at the same place a few
+    /// milliseconds after the last move would otherwise zero the velocity
+    /// of every flick.
+    public static let velocityWindow: TimeInterval = 0.1
 
     /// The distance from the touch-down, measured on the screen, at which the
     /// drag becomes active; 0 makes the touch-down itself a `changed`.
@@ -17,10 +22,18 @@ public struct DragRecognizer: GestureRecognizer {
     /// How far ahead predictions look, in seconds.
     public let projection: TimeInterval
 
+    private struct Sample: Hashable, Sendable {
+        var location: CGPoint
+        var time: TimeInterval
+    }
+
     private struct Track: Hashable, Sendable {
         var screenStart: CGPoint
         var value: DragValue
         var active: Bool
+        /// Earlier samples, oldest first: the ones inside the velocity window
+        /// and the one just before the latest.
+        var history: [Sample] = []
     }
 
     private enum State: Hashable, Sendable {
@@ -88,15 +101,18 @@ public struct DragRecognizer: GestureRecognizer {
         return Track(screenStart: point, value: value, active: minimumDistance <= 0)
     }
 
-    /// Takes a new sample; the velocity comes from this one and the one
-    /// before, and is kept as it was when both share an instant.
+    /// Takes a new sample. The velocity is the displacement from the oldest
+    /// earlier sample at most ``velocityWindow`` old (or, when none is, the
+    /// sample just before) to this one; it stays as it was when that spans no time.
     private func sample(_ track: inout Track, at point: CGPoint, _ input: GestureInput) {
         let location = coordinateSpace.convert(point, viewOrigin: input.viewOrigin)
-        let previous = track.value
-        let elapsed = input.time - previous.time
-        if elapsed > 0 {
-            track.value.velocity = CGSize(width: (location.x - previous.location.x) / elapsed,
-                                          height: (location.y - previous.location.y) / elapsed)
+        track.history.append(Sample(location: track.value.location, time: track.value.time))
+        let recent = track.history.drop { input.time - $0.time > Self.velocityWindow }
+        track.history = recent.isEmpty ? Array(track.history.suffix(1)) : Array(recent)
+        if let reference = track.history.first, input.time > reference.time {
+            let elapsed = input.time - reference.time
+            track.value.velocity = CGSize(width: (location.x - reference.location.x) / elapsed,
+                                          height: (location.y - reference.location.y) / elapsed)
         }
         track.value.time = input.time
         track.value.location = location

@@ -10,7 +10,7 @@ public struct DragValue: Hashable, Sendable {
     public var location: CGPoint
     /// Where the drag began.
     public var startLocation: CGPoint
-    /// Points per second, from the last two samples at different instants.
+    /// Points per second over the last ``DragRecognizer/velocityWindow`` of samples.
     public var velocity: CGSize
     /// How far ahead the predictions look, in seconds.
     public var projection: TimeInterval

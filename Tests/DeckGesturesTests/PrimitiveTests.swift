@@ -69,7 +69,7 @@ struct DragTests {
         #expect(updates[0].value?.translation == .zero)
     }
 
-    @Test func velocityComesFromTheLastTwoSamples() throws {
+    @Test func velocityLooksBackATenthOfASecond() throws {
         let updates = drive(DragRecognizer(minimumDistance: 0, coordinateSpace: .global), [
             .down(0, 0, at: 0), .move(10, 0, at: 0.1), .move(40, -20, at: 0.2), .move(42, -20, at: 0.2), .move(42, -20, at: 0.2),
             .up(43, -20, at: 0.3),
@@ -80,12 +80,28 @@ struct DragTests {
         #expect(abs(values[1].velocity.width - 100) < 1e-6)
         #expect(abs(values[2].velocity.width - 300) < 1e-6)
         #expect(abs(values[2].velocity.height + 200) < 1e-6)
-        #expect(values[3].velocity == values[2].velocity, "samples at one instant keep the velocity")
-        #expect(abs(values[4].velocity.width - 10) < 1e-6)
+        #expect(abs(values[3].velocity.width - 320) < 1e-6, "from the sample 0.1 s back, not from the one at the same instant")
+        #expect(abs(values[4].velocity.width - 30) < 1e-6)
         // Predictions look 0.25 s ahead at the current velocity.
-        let last = values[2]
-        #expect(abs(last.predictedEndLocation.x - 115) < 1e-6)
-        #expect(abs(last.predictedEndTranslation.height + 70) < 1e-6)
+        let fast = values[2]
+        #expect(abs(fast.predictedEndLocation.x - 115) < 1e-6)
+        #expect(abs(fast.predictedEndTranslation.height + 70) < 1e-6)
+    }
+
+    @Test func aLiftAtTheLastPlaceKeepsAFlicksVelocity() {
+        let updates = drive(DragRecognizer(minimumDistance: 15, coordinateSpace: .global), [
+            .down(200, 0, at: 0), .move(185, 0, at: 0.02), .move(140, 0, at: 0.04), .up(140, 0, at: 0.05),
+        ])
+        let end = updates.last?.value
+        #expect(end.map { abs($0.velocity.width + 1200) < 1e-6 } == true)
+        #expect(end.map { abs($0.predictedEndTranslation.width + 360) < 1e-6 } == true)
+    }
+
+    @Test func aFingerThatStoppedHasNoVelocity() {
+        let updates = drive(DragRecognizer(minimumDistance: 0, coordinateSpace: .global), [
+            .down(0, 0, at: 0), .move(50, 0, at: 0.05), .up(50, 0, at: 0.61),
+        ])
+        #expect(updates.last?.value?.velocity == .zero)
     }
 
     @Test func namedSpaceSubtractsItsOrigin() {

@@ -29,7 +29,7 @@ public struct PageStrip: Hashable, Sendable {
     /// The strip's offset that shows `page`: the strip slides back by one
     /// page and one gap per page.
     public func offset(showing page: Int) -> CGFloat {
-        -CGFloat(page) * (pageLength + gap)
+        0 - CGFloat(page) * (pageLength + gap) // `0 -` so page 0 is 0, not -0
     }
 
     /// Where `page` starts along the strip.

@@ -8,24 +8,22 @@ struct ReadmeExampleTests {
     @Test func pushToTalkLearnsTheRealRelease() {
         var talk = GestureTracker(LongPressRecognizer(minimumDuration: 0.35, maximumDistance: 30)
             .sequenced(before: DragRecognizer(minimumDistance: 0, coordinateSpace: .global)))
-        var talking = false
-        var log: [Bool] = []
+        var log: [String] = []
+        func startTalking() { log.append("start") }
+        func stopTalking() { log.append("stop") }
         func feed(_ updates: [GestureUpdate<SequenceValue<Bool, DragValue>>]) {
             for update in updates {
-                switch update.kind {
-                case .changed(.second(true, _)) where !talking: talking = true
-                case .ended, .failed: talking = false
-                default: break
-                }
-                log.append(talking)
+                if case .changed(.second(true, nil)) = update.kind { startTalking() }
+                if update.isFinal { stopTalking() }
             }
         }
         feed(talk.receive(.down(CGPoint(x: 10, y: 10), at: 0)))
         #expect(talk.deadline == 0.35)
         feed(talk.advance(to: 0.4))
-        #expect(talking)
+        #expect(log == ["start"])
+        feed(talk.receive(.move(CGPoint(x: 14, y: 10), at: 1)))
+        #expect(log == ["start"], "drag samples do not start it again")
         feed(talk.receive(.up(CGPoint(x: 12, y: 10), at: 2)))
-        #expect(!talking)
-        #expect(log == [false, true, false])
+        #expect(log == ["start", "stop"])
     }
 }

@@ -28,6 +28,9 @@ build: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	# The example device app: a separate package using only the device modules, built and run.
+	$(SWIFT) build --package-path Examples/DeviceApp
+	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
 
 ## run: start the host on the repo's layouts/ with state in ./.state/
 run: setup build
@@ -36,3 +39,4 @@ run: setup build
 
 clean:
 	rm -rf .build
+	rm -rf Examples/DeviceApp/.build

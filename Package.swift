@@ -16,12 +16,26 @@ let package = Package(
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
         .library(name: "DeckProtocol", targets: ["DeckProtocol"]),
+        .library(name: "DeckGeometry", targets: ["DeckGeometry"]),
+        .library(name: "DeckGestures", targets: ["DeckGestures"]),
+        .library(name: "DeckGestureTraces", targets: ["DeckGestureTraces"]),
+        .executable(name: "deck-gestures", targets: ["deck-gestures"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
         .target(name: "DeckProtocol", dependencies: ["DeckModel"], path: "Modules/DeckProtocol",
                 swiftSettings: strict),
+        .target(name: "DeckGeometry", dependencies: ["DeckModel"], path: "Modules/DeckGeometry", swiftSettings: strict),
+        .target(name: "DeckGestures", dependencies: ["DeckGeometry", "DeckModel"], path: "Modules/DeckGestures",
+                swiftSettings: strict),
+        // Trace files for DeckGestures (GESTURES.md §3): parsing, replay, comparison. Foundation only too.
+        .target(name: "DeckGestureTraces", dependencies: ["DeckGestures", "DeckGeometry", "DeckModel"],
+                path: "Modules/DeckGestureTraces", swiftSettings: strict),
+
+        // MARK: Apps
+        .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
+                          swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -33,6 +47,11 @@ let package = Package(
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "DeckProtocolTests", dependencies: ["DeckProtocol", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckProtocolTests", swiftSettings: strict),
+        .testTarget(name: "DeckGeometryTests", dependencies: ["DeckGeometry", "DeckTestSupport"],
+                    path: "Tests/DeckGeometryTests", swiftSettings: strict),
+        .testTarget(name: "DeckGesturesTests",
+                    dependencies: ["DeckGestures", "DeckGestureTraces", "DeckGeometry", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckGesturesTests", exclude: ["Traces"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

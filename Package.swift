@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
         .library(name: "DeckProtocol", targets: ["DeckProtocol"]),
+        .library(name: "LockGate", targets: ["LockGate"]),
         .library(name: "DeckGeometry", targets: ["DeckGeometry"]),
         .library(name: "DeckGestures", targets: ["DeckGestures"]),
         .library(name: "DeckGestureTraces", targets: ["DeckGestureTraces"]),
@@ -37,6 +38,9 @@ let package = Package(
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
 
+        // MARK: Host modules
+        .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
+
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
@@ -45,6 +49,8 @@ let package = Package(
         .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
+        .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
+                    path: "Tests/LockGateTests", swiftSettings: strict),
         .testTarget(name: "DeckProtocolTests", dependencies: ["DeckProtocol", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckProtocolTests", swiftSettings: strict),
         .testTarget(name: "DeckGeometryTests", dependencies: ["DeckGeometry", "DeckTestSupport"],

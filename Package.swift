@@ -15,10 +15,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
+        .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
+
+        // MARK: Host modules
+        .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
+                path: "Modules/DeckSnapshots", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -28,6 +33,12 @@ let package = Package(
         .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
+        // Not a user-facing tool: the kill -9 durability test runs it and kills it mid-write.
+        .executableTarget(name: "deck-snapshot-torture", dependencies: ["DeckSnapshots", "DeckModel"],
+                          path: "Tests/DeckSnapshotTorture", swiftSettings: strict),
+        .testTarget(name: "DeckSnapshotsTests",
+                    dependencies: ["DeckSnapshots", "DeckModel", "DeckTestSupport", "deck-snapshot-torture"],
+                    path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,10 +23,9 @@ struct SnapshotHeader: Hashable {
 
 /// The JSON document of PROFILE.md §6 inside each snapshot file.
 ///
-/// The header fields are written by hand, in a fixed order and before the
-/// layout, so a listing can read them by inflating only the first few hundred
-/// bytes of a file (`layoutMarker` ends the header). The layout itself goes
-/// through `JSONEncoder`, the same Codable form as the wire protocol.
+/// The header fields are written in a fixed order before the layout, so a
+/// listing can read them by inflating only the first few hundred bytes of a
+/// file (`layoutMarker` ends the header).
 enum SnapshotDocument {
     static let format = "deck-snapshot"
     static let version = 1
@@ -34,54 +33,36 @@ enum SnapshotDocument {
     /// always escaped, so these bytes cannot occur inside the header's strings.
     static let layoutMarker = Array(#","layout":"#.utf8)
 
-    /// The document as three parts to compress in a row: header, layout, closing brace.
-    static func encode(_ header: SnapshotHeader, layout: DeckLayout) throws(SnapshotError) -> [Data] {
-        var text = #"{"format":"deck-snapshot","version":1,"profile":"#
-        appendString(header.profile, to: &text)
-        text += #","generation":\#(header.generation),"revision":\#(header.revision),"time":""#
-        text += SnapshotTime.format(header.time) + #"","reason":"#
-        appendString(header.reason, to: &text)
+    /// The document's JSON bytes: the header fields by hand, then the layout.
+    static func encode(_ header: SnapshotHeader, layout: DeckLayout) throws(SnapshotError) -> [UInt8] {
+        var json = LayoutJSONWriter(capacity: 512 + LayoutJSONWriter.estimatedSize(of: layout))
+        json.raw(#"{"format":"deck-snapshot","version":1,"profile":"#)
+        json.string(header.profile)
+        json.raw(#","generation":\#(header.generation),"revision":\#(header.revision),"time":""#)
+        json.raw(SnapshotTime.format(header.time) + #"","reason":"#)
+        json.string(header.reason)
         if let source = header.source {
-            text += #","source":{"file":"#
-            appendString(source.file, to: &text)
-            text += #","crc32":"\#(source.crc32Hex)","bytes":\#(source.bytes)}"#
+            json.raw(#","source":{"file":"#)
+            json.string(source.file)
+            json.raw(#","crc32":"\#(source.crc32Hex)","bytes":\#(source.bytes)}"#)
         }
-        text += #","layout":"#
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let layoutJSON: Data
-        do {
-            layoutJSON = try encoder.encode(layout)
-        } catch {
-            throw .encoding(String(describing: error))
-        }
-        return [Data(text.utf8), layoutJSON, Data("}\n".utf8)]
+        json.raw(#","layout":"#)
+        try json.write(layout)
+        json.raw("}\n")
+        return json.bytes
     }
 
     /// Reads a whole document and checks it belongs where it was found.
     static func decode(_ json: [UInt8], profile: String, generation: Int) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout) {
-        let document: Full
-        do {
-            document = try JSONDecoder().decode(Full.self, from: Data(json))
-        } catch let problem as DocumentProblem {
-            throw problem
-        } catch {
-            throw DocumentProblem(reason: describe(error))
-        }
-        try check(document.header, profile: profile, generation: generation)
-        return (document.header, document.layout)
+        let (header, layout) = try read(json, withLayout: true)
+        guard let layout else { throw DocumentProblem(reason: "field 'layout' is missing") }
+        try check(header, profile: profile, generation: generation)
+        return (header, layout)
     }
 
     /// Reads the header from the bytes before `layoutMarker`.
     static func decodeHeader(prefix: [UInt8], profile: String, generation: Int) throws(DocumentProblem) -> SnapshotHeader {
-        let header: SnapshotHeader
-        do {
-            header = try JSONDecoder().decode(HeaderOnly.self, from: Data(prefix + Array("}".utf8))).header
-        } catch let problem as DocumentProblem {
-            throw problem
-        } catch {
-            throw DocumentProblem(reason: describe(error))
-        }
+        let header = try read(prefix + [UInt8(ascii: "}")], withLayout: false).0
         try check(header, profile: profile, generation: generation)
         return header
     }
@@ -95,101 +76,83 @@ enum SnapshotDocument {
         }
     }
 
-    /// Appends `value` as a JSON string literal.
-    static func appendString(_ value: String, to text: inout String) {
-        text.unicodeScalars.append("\"")
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
+    /// Format and version are checked as soon as they are read (they come
+    /// first), so a newer or foreign document gets a sentence about that rather
+    /// than about some field deep inside its layout.
+    private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout?) {
+        try JSONReader.read(json) { reader throws(DocumentProblem) in
+            var format: String?
+            var version: Int?
+            var numbers: [String: Int] = [:]
+            var texts: [String: String] = [:]
+            var source: SnapshotSource?
+            var layout: DeckLayout?
+            try reader.object { reader, key throws(DocumentProblem) in
+                switch key {
+                case "format":
+                    let value = try reader.string()
+                    guard value == Self.format else {
+                        throw DocumentProblem(reason: "its format is \(SnapshotError.quoted(value)), not 'deck-snapshot'")
+                    }
+                    format = value
+                case "version":
+                    let value = try reader.int()
+                    guard value == Self.version else {
+                        throw DocumentProblem(reason: "it is version \(value) of the snapshot format; this deckd reads version 1")
+                    }
+                    version = value
+                case "generation", "revision": numbers[key] = try reader.int()
+                case "profile", "time", "reason": texts[key] = try reader.string()
+                case "source": source = reader.null() ? nil : try reader.source()
+                case "layout" where withLayout: layout = try reader.layout()
+                default: try reader.skip()
+                }
+            }
+            guard format != nil else { throw reader.missing("format") }
+            guard version != nil else { throw reader.missing("version") }
+            for key in ["profile", "time", "reason"] where texts[key] == nil { throw reader.missing(key) }
+            for key in ["generation", "revision"] where numbers[key] == nil { throw reader.missing(key) }
+            let timeText = texts["time"] ?? ""
+            guard let time = SnapshotTime.parse(timeText) else {
+                throw DocumentProblem(reason: "its time \(SnapshotError.quoted(timeText)) is not ISO 8601 UTC")
+            }
+            let header = SnapshotHeader(profile: texts["profile"] ?? "", generation: numbers["generation"] ?? 0,
+                                        revision: numbers["revision"] ?? 0, time: time,
+                                        reason: texts["reason"] ?? "", source: source)
+            return (header, layout)
+        }
+    }
+}
+
+extension JSONReader {
+    /// `{"file","crc32":"%08x","bytes"}`.
+    fileprivate mutating func source() throws(DocumentProblem) -> SnapshotSource {
+        var file: String?
+        var crc: UInt32?
+        var bytes: Int?
+        try object { reader, key throws(DocumentProblem) in
+            switch key {
+            case "file": file = try reader.string()
+            case "bytes": bytes = try reader.int()
+            case "crc32":
+                let text = try reader.string()
+                guard text.utf8.count == 8, text.utf8.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else {
+                    throw DocumentProblem(reason: "its source crc32 \(SnapshotError.quoted(text)) is not 8 hex digits")
+                }
+                crc = value
+            default: try reader.skip()
             }
         }
-        text.unicodeScalars.append("\"")
+        guard let file else { throw missing("file") }
+        guard let crc else { throw missing("crc32") }
+        guard let bytes else { throw missing("bytes") }
+        return SnapshotSource(file: file, crc32: crc, bytes: bytes)
     }
+}
 
-    /// A decoding failure as a short phrase ("field 'revision' is missing").
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "its JSON does not parse (\(error))" }
-        func at(_ path: [any CodingKey]) -> String {
-            var text = ""
-            for key in path {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text
-        }
-        switch error {
-        case let .keyNotFound(key, context):
-            let parent = at(context.codingPath)
-            return "field '\(parent.isEmpty ? "" : parent + ".")\(key.stringValue)' is missing"
-        case let .typeMismatch(_, context), let .valueNotFound(_, context):
-            return "field '\(at(context.codingPath))' has the wrong type"
-        case let .dataCorrupted(context) where context.codingPath.isEmpty:
-            return "its JSON does not parse"
-        case let .dataCorrupted(context):
-            return "'\(at(context.codingPath))' is invalid: \(context.debugDescription)"
-        @unknown default:
-            return "its JSON does not parse"
-        }
-    }
-
-    private enum Key: String, CodingKey {
-        case format, version, profile, generation, revision, time, reason, source, layout
-        case file, crc32, bytes
-    }
-
-    /// Decodes format and version first, so a newer or foreign document gets
-    /// a sentence about that rather than about some field deep inside it.
-    private static func header(from decoder: any Decoder) throws -> SnapshotHeader {
-        let container = try decoder.container(keyedBy: Key.self)
-        let format = try container.decode(String.self, forKey: .format)
-        guard format == Self.format else {
-            throw DocumentProblem(reason: "its format is \(SnapshotError.quoted(format)), not 'deck-snapshot'")
-        }
-        let version = try container.decode(Int.self, forKey: .version)
-        guard version == Self.version else {
-            throw DocumentProblem(reason: "it is version \(version) of the snapshot format; this deckd reads version 1")
-        }
-        let timeText = try container.decode(String.self, forKey: .time)
-        guard let time = SnapshotTime.parse(timeText) else {
-            throw DocumentProblem(reason: "its time \(SnapshotError.quoted(timeText)) is not ISO 8601 UTC")
-        }
-        var source: SnapshotSource?
-        if try container.contains(.source) && !container.decodeNil(forKey: .source) {
-            let nested = try container.nestedContainer(keyedBy: Key.self, forKey: .source)
-            let crcText = try nested.decode(String.self, forKey: .crc32)
-            guard crcText.count == 8, let crc = UInt32(crcText, radix: 16) else {
-                throw DocumentProblem(reason: "its source crc32 \(SnapshotError.quoted(crcText)) is not 8 hex digits")
-            }
-            source = SnapshotSource(file: try nested.decode(String.self, forKey: .file), crc32: crc,
-                                    bytes: try nested.decode(Int.self, forKey: .bytes))
-        }
-        return SnapshotHeader(
-            profile: try container.decode(String.self, forKey: .profile),
-            generation: try container.decode(Int.self, forKey: .generation),
-            revision: try container.decode(Int.self, forKey: .revision),
-            time: time,
-            reason: try container.decode(String.self, forKey: .reason),
-            source: source)
-    }
-
-    private struct HeaderOnly: Decodable {
-        var header: SnapshotHeader
-        init(from decoder: any Decoder) throws { header = try SnapshotDocument.header(from: decoder) }
-    }
-
-    private struct Full: Decodable {
-        var header: SnapshotHeader
-        var layout: DeckLayout
-        init(from decoder: any Decoder) throws {
-            header = try SnapshotDocument.header(from: decoder)
-            layout = try decoder.container(keyedBy: Key.self).decode(DeckLayout.self, forKey: .layout)
-        }
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

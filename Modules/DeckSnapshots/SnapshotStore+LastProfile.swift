@@ -7,14 +7,22 @@ enum LastProfileMarker {
     static let fileName = "last-profile.json"
 
     static func encode(_ profile: String) -> [UInt8] {
-        var text = #"{"profile":"#
-        SnapshotDocument.appendString(profile, to: &text)
-        return Array((text + "}\n").utf8)
+        var json = LayoutJSONWriter()
+        json.raw(#"{"profile":"#)
+        json.string(profile)
+        json.raw("}\n")
+        return json.bytes
     }
 
     static func decode(_ bytes: [UInt8]) -> String? {
-        guard let object = try? JSONDecoder().decode([String: String].self, from: Data(bytes)),
-              let profile = object["profile"], !profile.isEmpty else { return nil }
+        let profile = try? JSONReader.read(bytes) { reader throws(DocumentProblem) in
+            var profile: String?
+            try reader.object { reader, key throws(DocumentProblem) in
+                if key == "profile" { profile = try reader.string() } else { try reader.skip() }
+            }
+            return profile
+        }
+        guard let profile, !profile.isEmpty else { return nil }
         return profile
     }
 }

@@ -20,10 +20,9 @@ enum ZlibCodec {
         return UInt32(truncatingIfNeeded: crc32_z(0, base.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
-    /// Compresses the concatenation of `parts` into one gzip member, deflating
-    /// straight into the returned array (sized by `deflateBound`, so one call finishes).
-    static func gzip(_ parts: [Data], level: Int32 = level) throws(SnapshotError) -> [UInt8] {
-        let total = parts.reduce(0) { $0 + $1.count }
+    /// Compresses `input` into one gzip member, deflating straight into the
+    /// returned array (sized by `deflateBound`, so one call finishes).
+    static func gzip(_ input: [UInt8], level: Int32 = level) throws(SnapshotError) -> [UInt8] {
         // z_stream must stay at one address: zlib keeps a pointer back to it.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -31,17 +30,12 @@ enum ZlibCodec {
         let started = deck_deflateInit2(stream, level, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY)
         guard started == Z_OK else { throw .compression("deflateInit2 failed (zlib \(started))") }
         defer { deflateEnd(stream) }
-        let bound = Int(deflateBound(stream, uLong(total)))
+        let bound = Int(deflateBound(stream, uLong(input.count)))
         var failure: SnapshotError?
         let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-            guard let out = buffer.baseAddress else { return }
-            stream.pointee.next_out = out
+            stream.pointee.next_out = buffer.baseAddress
             stream.pointee.avail_out = uInt(buffer.count)
-            for (number, part) in parts.enumerated() where failure == nil {
-                let flush = number == parts.count - 1 ? Z_FINISH : Z_NO_FLUSH
-                failure = part.withUnsafeBytes { bytes in deflateAll(stream, bytes, flush: flush) }
-            }
-            if parts.isEmpty { failure = deflateAll(stream, UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH) }
+            failure = input.withUnsafeBytes { bytes in deflateAll(stream, bytes, flush: Z_FINISH) }
             count = buffer.count - Int(stream.pointee.avail_out)
         }
         if let failure { throw failure }

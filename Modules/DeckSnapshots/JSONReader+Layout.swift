@@ -76,58 +76,59 @@ extension JSONReader {
     /// field the kind does not use is ignored whatever its type (as Codable does).
     private mutating func action() throws(DocumentProblem) -> DeckAction {
         var kinds: [String] = []
-        var fields: [String: DeckValue] = [:]
+        // Kept as raw values; a field the kind does not use is never looked at.
+        var run, open, page, profile, plugin, command, cwd, timeout, settings: DeckValue?
         try object { reader, key throws(DocumentProblem) in
-            if DeckAction.kindKeys.contains(key) { kinds.append(key) }
             switch key {
-            case "run", "open", "page", "profile", "plugin", "command", "cwd", "timeout", "settings":
-                fields[key] = try reader.value()
-            default:
-                try reader.skip()
+            case "run": run = try reader.value(); kinds.append(key)
+            case "open": open = try reader.value(); kinds.append(key)
+            case "page": page = try reader.value(); kinds.append(key)
+            case "profile": profile = try reader.value(); kinds.append(key)
+            case "plugin": plugin = try reader.value(); kinds.append(key)
+            case "command": command = try reader.value()
+            case "cwd": cwd = try reader.value()
+            case "timeout": timeout = try reader.value()
+            case "settings": settings = try reader.value()
+            default: try reader.skip()
             }
         }
         guard kinds.count == 1, let kind = kinds.first else {
             throw invalid("action needs exactly one of run, open, page, profile, plugin (found \(kinds.isEmpty ? "none" : kinds.joined(separator: " and ")))")
         }
-        func text(_ key: String) throws(DocumentProblem) -> String {
-            guard case .string(let value) = fields[key] else {
-                throw fieldProblem(key, fields[key] == nil ? "is missing" : "has the wrong type")
-            }
-            return value
-        }
-        /// nil when absent or null, as `decodeIfPresent` has it.
-        func optional(_ key: String) -> DeckValue? {
-            fields[key] == .null ? nil : fields[key]
+        func text(_ value: DeckValue?, _ key: String) throws(DocumentProblem) -> String {
+            guard case .string(let text) = value else { throw fieldProblem(key, value == nil ? "is missing" : "has the wrong type") }
+            return text
         }
         switch kind {
         case "run":
-            let timeout: Double?
-            switch optional("timeout") {
-            case nil: timeout = nil
-            case .int(let seconds)?: timeout = Double(seconds)
-            case .double(let seconds)?: timeout = seconds
+            let seconds: Double?
+            switch timeout {
+            case nil, .null?: seconds = nil
+            case .int(let value)?: seconds = Double(value)
+            case .double(let value)?: seconds = value
             default: throw fieldProblem("timeout", "has the wrong type")
             }
-            return .run(command: try text("run"), cwd: optional("cwd") == nil ? nil : try text("cwd"), timeout: timeout)
+            let directory = cwd == nil || cwd == .null ? nil : try text(cwd, "cwd")
+            return .run(command: try text(run, "run"), cwd: directory, timeout: seconds)
         case "open":
-            return .open(try text("open"))
+            return .open(try text(open, "open"))
         case "page":
-            switch fields["page"] {
+            switch page {
             case .int(let number)?: return .page(.number(number))
             case .string("next")?: return .page(.next)
             case .string("previous")?: return .page(.previous)
             default: throw invalid("page must be next, previous or a page number")
             }
         case "profile":
-            return .profile(try text("profile"))
+            return .profile(try text(profile, "profile"))
         default:
-            let settings: [String: DeckValue]?
-            switch optional("settings") {
-            case nil: settings = nil
-            case .object(let members)?: settings = members
+            let members: [String: DeckValue]?
+            switch settings {
+            case nil, .null?: members = nil
+            case .object(let values)?: members = values
             default: throw fieldProblem("settings", "has the wrong type")
             }
-            return .plugin(id: try text("plugin"), command: try text("command"), settings: settings)
+            return .plugin(id: try text(plugin, "plugin"), command: try text(command, "command"), settings: members)
         }
     }
 }

@@ -288,10 +288,11 @@ struct JSONReader {
     private mutating func rawString() throws(DocumentProblem) -> String {
         at += 1
         let start = at
+        var ascii = true
         while at < bytes.count {
             switch bytes[at] {
             case UInt8(ascii: "\""):
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+                let text = try Self.text(UnsafeBufferPointer(rebasing: bytes[start..<at]), ascii: ascii)
                 at += 1
                 guard let text else { throw syntax("invalid UTF-8 in a string") }
                 return text
@@ -299,11 +300,26 @@ struct JSONReader {
                 return try escapedString(from: start)
             case 0..<0x20:
                 throw syntax("a control character inside a string")
+            case 0x80...:
+                ascii = false
+                at += 1
             default:
                 at += 1
             }
         }
         throw syntax("an unterminated string")
+    }
+
+    /// UTF-8 bytes as a string, nil when they are not valid UTF-8.
+    ///
+    /// `String(validating:)` is generic and slow per call; `String(decoding:)` is
+    /// fast but repairs. Repairs put in U+FFFD, so only a string that differs in
+    /// length or holds U+FFFD needs the strict check.
+    private static func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) throws(DocumentProblem) -> String? {
+        let text = String(decoding: utf8, as: UTF8.self)
+        if ascii { return text }
+        if text.utf8.count == utf8.count && !text.unicodeScalars.contains("\u{FFFD}") { return text }
+        return String(validating: utf8, as: UTF8.self)
     }
 
     /// The slow path, for strings with escapes.
@@ -314,7 +330,8 @@ struct JSONReader {
             at += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: utf8, as: UTF8.self) else { throw syntax("invalid UTF-8 in a string") }
+                let text = utf8.withUnsafeBufferPointer { buffer in try? Self.text(buffer, ascii: false) }
+                guard let text else { throw syntax("invalid UTF-8 in a string") }
                 return text
             case UInt8(ascii: "\\"):
                 guard at < bytes.count else { break }

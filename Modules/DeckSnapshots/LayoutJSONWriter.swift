@@ -138,21 +138,35 @@ struct LayoutJSONWriter {
     /// Appends `text` as a JSON string literal.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for unit in text.utf8 {
-            switch unit {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case UInt8(ascii: "\n"): raw("\\n")
-            case UInt8(ascii: "\r"): raw("\\r")
-            case UInt8(ascii: "\t"): raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hex[Int(unit >> 4)])
-                bytes.append(Self.hex[Int(unit & 0xF)])
-            default: bytes.append(unit)
-            }
+        // Most names need no escaping: copy them in one go.
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: Self.needsEscape) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true {
+            for unit in text.utf8 { escaped(unit) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscape(_ unit: UInt8) -> Bool {
+        unit < 0x20 || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\")
+    }
+
+    private mutating func escaped(_ unit: UInt8) {
+        switch unit {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case UInt8(ascii: "\n"): raw("\\n")
+        case UInt8(ascii: "\r"): raw("\\r")
+        case UInt8(ascii: "\t"): raw("\\t")
+        case 0..<0x20:
+            raw("\\u00")
+            bytes.append(Self.hex[Int(unit >> 4)])
+            bytes.append(Self.hex[Int(unit & 0xF)])
+        default: bytes.append(unit)
+        }
     }
 
     private static let hex = Array("0123456789abcdef".utf8)

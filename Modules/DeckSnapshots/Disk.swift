@@ -181,8 +181,9 @@ enum Disk {
         let wanted = min(size, prefix ?? size)
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
             while count < wanted {
-                let result = read(fd, buffer.baseAddress! + count, wanted - count)
+                let result = read(fd, base + count, wanted - count)
                 if result < 0 && errno == EINTR { continue }
                 if result < 0 { failure = errno; return }
                 if result == 0 { return }

@@ -10,7 +10,8 @@ public struct SnapshotCommit: Sendable {
     /// Why the entries after `written` were not written; nil when all were.
     /// None of them is on disk under its final name.
     public var failure: SnapshotError?
-    /// Things worth a log line that did not stop the write (retention trouble).
+    /// Things worth a log line that did not stop the write: old generations
+    /// that the background retention could not delete since the last commit.
     public var notices: [SnapshotNotice]
 }
 
@@ -67,8 +68,13 @@ extension SnapshotStore {
         } catch {
             failure = error
         }
-        for (index, folder) in firstIndexOfEachFolder(files).reversed() {
-            do throws(SnapshotError) { try Disk.makeDirectories(folderPath(folder)) } catch { cut(at: index, error) }
+        for (index, folder) in firstIndexOfEachFolder(files).reversed() where !state.existingFolders.contains(folder) {
+            do throws(SnapshotError) {
+                try Disk.makeDirectories(folderPath(folder))
+                state.existingFolders.insert(folder)
+            } catch {
+                cut(at: index, error)
+            }
         }
         for index in files.indices {
             do throws(SnapshotError) {
@@ -106,7 +112,6 @@ extension SnapshotStore {
                 failure = error
             }
         }
-        var notices: [SnapshotNotice] = []
         for (index, file) in files.enumerated() {
             var history = state.histories[file.folder] ?? ProfileHistory()
             history.add(file.header.generation, name: file.finalName)
@@ -121,9 +126,11 @@ extension SnapshotStore {
             file.header.info(bytes: file.gzip.count)
         }
         for (_, folder) in firstIndexOfEachFolder(Array(files.prefix(flushedFolders))) {
-            notices += applyRetention(folder, state: &state)
+            applyRetention(folder, state: &state)
         }
-        return SnapshotCommit(written: written, failure: failure, notices: notices)
+        // After any failure, check the folders again next time (one may have been removed).
+        if failure != nil { state.existingFolders.removeAll() }
+        return SnapshotCommit(written: written, failure: failure, notices: retention.takeNotices())
     }
 
     /// Checks, numbers and compresses every entry; stops at the first bad one.
@@ -176,23 +183,18 @@ extension SnapshotStore {
         }
     }
 
-    /// Deletes the oldest generations of `folder` beyond `keep`. A failure is a
-    /// notice, not an error: the new generation is already safe.
-    func applyRetention(_ folder: String, state: inout StoreState) -> [SnapshotNotice] {
-        guard var history = state.histories[folder] else { return [] }
-        defer { state.histories[folder] = history }
-        let excess = history.generations.dropLast(keep)
-        for generation in excess {
+    /// Forgets the oldest generations of `folder` beyond `keep` and has the
+    /// retention worker delete their files.
+    func applyRetention(_ folder: String, state: inout StoreState) {
+        guard var history = state.histories[folder] else { return }
+        var doomed: [(path: String, label: String, generation: Int)] = []
+        for generation in history.generations.dropLast(keep) {
             guard let name = history.names[generation] else { continue }
-            let code = Disk.remove(filePath(folder, name: name))
-            guard code == 0 else {
-                return [SnapshotNotice(
-                    kind: .retentionFailed, profile: nil, generation: generation,
-                    message: "could not delete old snapshot \(folder)/\(name): \(SnapshotError.explain(code))")]
-            }
+            doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
             history.remove(generation)
         }
-        return []
+        state.histories[folder] = history
+        retention.delete(doomed)
     }
 
     /// Each folder with the index of its first file, in order.

@@ -33,6 +33,8 @@ public final class SnapshotStore: Sendable {
     /// Held open for the store's lifetime; closing it releases the `flock`.
     private let lockDescriptor: Int32
     let state: Mutex<StoreState>
+    /// Deletes generations beyond `keep` in the background.
+    let retention = RetentionWorker()
 
     /// The largest compressed file and the largest inflated document the store
     /// reads: far above a 10,000-page layout, low enough that a damaged or
@@ -146,6 +148,8 @@ struct StoreState: Sendable {
     var histories: [String: ProfileHistory] = [:]
     /// The last-profile marker as last read or written; nil until then.
     var marker: String??
+    /// Profile folders known to exist, so a write skips `mkdir`.
+    var existingFolders: Set<String> = []
 }
 
 /// The generation numbers present in one profile folder.

@@ -1,5 +1,5 @@
 import DeckModel
-import DeckSnapshots
+@testable import DeckSnapshots
 import DeckTestSupport
 import Foundation
 import Testing
@@ -116,6 +116,7 @@ struct WriteReadTests {
         do {
             let store = try sandbox.open(keep: 3)
             try fill(store, count: 7)
+            store.retention.wait()
             #expect(sandbox.files() == (5...7).map { String(format: "%010d.json.gz", $0) })
             #expect(try store.list(profile: "default").snapshots.map(\.generation) == [7, 6, 5])
         }

@@ -161,9 +161,10 @@ enum Disk {
         return names
     }
 
-    /// A whole file (nil if it does not exist), refusing one larger than `limit`.
-    static func readFile(_ path: String, limit: Int) throws(SnapshotError) -> [UInt8]? {
-        try readFile(path, prefix: nil, limit: limit)?.bytes
+    /// A whole file and its size (nil if it does not exist). A file larger
+    /// than `limit` is not read: its bytes come back empty, its size says why.
+    static func readFile(_ path: String, limit: Int) throws(SnapshotError) -> (bytes: [UInt8], size: Int)? {
+        try readFile(path, prefix: nil, limit: limit)
     }
 
     /// At most `prefix` bytes from the start of a file and the file's full size.
@@ -177,7 +178,7 @@ enum Disk {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system(operation: "inspect", path: path, code: errno) }
         let size = Int(info.st_size)
-        guard size <= limit else { throw .system(operation: "read", path: path, code: EFBIG) }
+        guard size <= limit else { return ([], size) }
         let wanted = min(size, prefix ?? size)
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in

@@ -36,7 +36,7 @@ extension SnapshotStore {
         try state.withLock { state throws(SnapshotError) in
             if let known = state.marker { return known }
             let path = stateDirectory + "/" + LastProfileMarker.fileName
-            guard let bytes = try Disk.readFile(path, limit: 64 * 1024) else {
+            guard let (bytes, _) = try Disk.readFile(path, limit: 64 * 1024) else {
                 state.marker = .some(nil)
                 return nil
             }

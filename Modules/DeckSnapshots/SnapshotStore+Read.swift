@@ -108,7 +108,8 @@ extension SnapshotStore {
     private func load(folder: String, name: String, profile: String,
                       generation: Int) throws(SnapshotError) -> Verdict<Snapshot>? {
         let path = filePath(folder, name: name)
-        guard let bytes = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
+        guard let (bytes, size) = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
+        guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
         let json: [UInt8]
         do throws(GunzipProblem) {
             json = try ZlibCodec.gunzip(bytes, limit: Self.documentLimit)
@@ -132,6 +133,7 @@ extension SnapshotStore {
                         generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
         let path = filePath(folder, name: name)
         guard let (start, size) = try Disk.readFile(path, prefix: 4096, limit: Self.fileLimit) else { return nil }
+        guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
         let prefix: [UInt8]?
         do throws(GunzipProblem) {
             prefix = try ZlibCodec.gunzipPrefix(start, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)

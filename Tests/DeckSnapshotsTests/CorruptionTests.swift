@@ -2,6 +2,7 @@ import DeckModel
 import DeckSnapshots
 import DeckTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// One way a snapshot file gets damaged, and the reason the notice must give.
@@ -144,5 +145,18 @@ struct CorruptionTests {
         ])
         #expect(sandbox.files().contains("0000000002.json.gz.corrupt"))
         #expect(sandbox.files().contains("0000000002.json.gz-2.corrupt"))
+    }
+
+    @Test("a file too large to be a snapshot is set aside without being read")
+    func huge() throws {
+        let sandbox = try Sandbox()
+        do { try fill(try sandbox.open(), count: 2) }
+        // Sparse: 300 MiB on paper, nothing on disk.
+        #expect(truncate(sandbox.path(2), 300 << 20) == 0)
+        let reading = try sandbox.open().newest(profile: "default")
+        #expect(reading.snapshot?.info.generation == 1)
+        #expect(reading.notices.map(\.message) == [
+            "snapshot default/0000000002 was corrupt (it is larger than 256 MiB); kept as 0000000002.json.gz.corrupt; resumed generation 1",
+        ])
     }
 }

@@ -84,7 +84,7 @@ extension SnapshotStore {
                 break
             }
         }
-        flush(&files, cut: cut)
+        if let (index, error) = flush(files) { cut(at: index, error) }
         for index in files.indices {
             do throws(SnapshotError) {
                 let descriptor = files[index].descriptor
@@ -163,24 +163,26 @@ extension SnapshotStore {
     }
 
     /// Makes every temporary file's bytes durable: `fdatasync` for one file,
-    /// one `syncfs` for several (each fdatasync of a new file is a journal commit).
-    private func flush(_ files: inout [PendingFile], cut: (Int, SnapshotError) -> Void) {
+    /// one `syncfs` for several (each fdatasync of a new file is a journal
+    /// commit). Returns where it failed: that file and those after it are not durable.
+    private func flush(_ files: [PendingFile]) -> (index: Int, error: SnapshotError)? {
         if files.count > 1, Disk.trustworthySyncfs != nil {
             // Once per folder: all sit under STATE/snapshots, but one could be a mount point.
             for (index, folder) in firstIndexOfEachFolder(files) {
-                do throws(SnapshotError) { try Disk.flushFileSystem(files[index].descriptor, path: folderPath(folder)) } catch {
-                    cut(0, error)
-                    return
+                do throws(SnapshotError) {
+                    try Disk.flushFileSystem(files[index].descriptor, path: folderPath(folder))
+                } catch {
+                    return (0, error)
                 }
             }
-            return
+            return nil
         }
-        for index in files.indices {
-            do throws(SnapshotError) { try Disk.flushData(files[index].descriptor, path: files[index].temporaryPath) } catch {
-                cut(index, error)
-                return
+        for (index, file) in files.enumerated() {
+            do throws(SnapshotError) { try Disk.flushData(file.descriptor, path: file.temporaryPath) } catch {
+                return (index, error)
             }
         }
+        return nil
     }
 
     /// Forgets the oldest generations of `folder` beyond `keep` and has the

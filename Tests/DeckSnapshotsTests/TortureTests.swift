@@ -61,13 +61,23 @@ struct TortureTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
+            defer {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
             let lines = LineReader(pipe.fileHandleForReading)
             try #require(lines.next() == "ready", "round \(round): the helper did not start")
-            usleep(UInt32.random(in: 0...15_000, using: &random))
+            // Odd rounds first wait for a few writes, so the test always gets
+            // somewhere even on a slow disk; every round then kills at a random moment.
+            var early: [String] = []
+            if round % 2 == 1 {
+                for _ in 0..<Int.random(in: 1...3, using: &random) { early += lines.next().map { [$0] } ?? [] }
+            }
+            usleep(UInt32.random(in: 0...(round % 2 == 1 ? 3_000 : 15_000), using: &random))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the helper stopped by itself")
-            let generations = lines.rest().compactMap(Int.init)
+            let generations = (early + lines.rest()).compactMap(Int.init)
             if let first = generations.first {
                 // Gap-free within a round, and never below what an earlier round reported.
                 #expect(generations == Array(first..<(first + generations.count)), "round \(round)")
@@ -80,7 +90,7 @@ struct TortureTests {
             let finals = Set(names.compactMap { $0.hasSuffix(".json.gz") ? Int($0.prefix(10)) : nil })
             #expect(Set(generations).isSubset(of: finals), "round \(round): a reported generation is missing")
         }
-        try #require(reported.count >= 40, "too few writes to mean anything: \(reported.count)")
+        try #require(reported.count >= 25, "too few writes to mean anything: \(reported.count)")
 
         let store = try sandbox.open(keep: 1_000_000)
         let newest = try store.newest(profile: "default")

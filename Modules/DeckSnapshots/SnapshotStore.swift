@@ -76,6 +76,9 @@ public final class SnapshotStore: Sendable {
     }
 
     deinit {
+        // Finish background deletions while the folder is still ours: nothing
+        // of this store touches the disk once the next owner may have it.
+        retention.wait()
         // Unlock before closing: a child forked by another thread may still hold a
         // duplicate of this descriptor until it execs, and close alone would
         // leave the lock held through that duplicate.

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "DeckGestures", targets: ["DeckGestures"]),
         .library(name: "DeckGestureTraces", targets: ["DeckGestureTraces"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
+        .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -41,6 +42,10 @@ let package = Package(
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
 
+        // MARK: Host modules
+        .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
+                path: "Modules/DeckSnapshots", swiftSettings: strict),
+
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
@@ -58,6 +63,12 @@ let package = Package(
         .testTarget(name: "DeckGesturesTests",
                     dependencies: ["DeckGestures", "DeckGestureTraces", "DeckGeometry", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckGesturesTests", exclude: ["Traces"], swiftSettings: strict),
+        // Not a user-facing tool: the kill -9 durability test runs it and kills it mid-write.
+        .executableTarget(name: "deck-snapshot-torture", dependencies: ["DeckSnapshots", "DeckModel"],
+                          path: "Tests/DeckSnapshotTorture", swiftSettings: strict),
+        .testTarget(name: "DeckSnapshotsTests",
+                    dependencies: ["DeckSnapshots", "DeckModel", "DeckTestSupport", "deck-snapshot-torture"],
+                    path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,105 @@
+import DeckModel
+import Foundation
+
+/// The profile file a snapshot's layout started from: its name and a content
+/// hash, so the host can tell at start whether the file changed since (PROFILE.md §5).
+public struct SnapshotSource: Hashable, Sendable {
+    /// The file's name inside the layouts folder, e.g. `default.yaml`.
+    public var file: String
+    /// CRC-32 (zlib's, the one gzip uses) of the file's bytes.
+    public var crc32: UInt32
+    /// The file's size in bytes.
+    public var bytes: Int
+
+    /// Records a source from known figures.
+    public init(file: String, crc32: UInt32, bytes: Int) {
+        self.file = file
+        self.crc32 = crc32
+        self.bytes = bytes
+    }
+
+    /// Records a source from the file's contents, computing the CRC-32 here.
+    public init(file: String, contents: some ContiguousBytes) {
+        let (crc, count) = contents.withUnsafeBytes { (ZlibCodec.crc32($0), $0.count) }
+        self.init(file: file, crc32: crc, bytes: count)
+    }
+
+    /// The CRC as the snapshot file writes it: eight lowercase hex digits.
+    public var crc32Hex: String {
+        let hex = String(crc32, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}
+
+/// What the host hands the store to make one new generation: the live layout
+/// after a change and why it changed. The store assigns the generation number.
+public struct SnapshotEntry: Hashable, Sendable {
+    /// The profile the layout belongs to (any string; the store makes it a safe folder name).
+    public var profile: String
+    /// The host's revision of the live layout after this change (PROTOCOL.md §3).
+    public var revision: Int
+    /// Why the layout changed: `load`, `reload`, `restore`, `useProfile`, or the edit's request type.
+    public var reason: String
+    /// The profile file the layout started from; nil for a layout no file produced.
+    public var source: SnapshotSource?
+    /// The layout itself.
+    public var layout: DeckLayout
+    /// When the change happened; written in whole seconds, UTC.
+    public var time: Date
+
+    /// Describes one change of the live layout.
+    public init(profile: String, revision: Int, reason: String, source: SnapshotSource?,
+                layout: DeckLayout, time: Date = Date()) {
+        self.profile = profile
+        self.revision = revision
+        self.reason = reason
+        self.source = source
+        self.layout = layout
+        self.time = time
+    }
+}
+
+/// One generation as a listing shows it: everything in the file but the layout,
+/// plus its size on disk.
+public struct SnapshotInfo: Hashable, Sendable {
+    /// The profile the snapshot belongs to.
+    public var profile: String
+    /// The generation number: 1, 2, 3… per profile, never reused.
+    public var generation: Int
+    /// The host's layout revision when it was written.
+    public var revision: Int
+    /// When it was written, to the second.
+    public var time: Date
+    /// Why it was written.
+    public var reason: String
+    /// The profile file it started from, if any.
+    public var source: SnapshotSource?
+    /// The size of the `.json.gz` file on disk.
+    public var bytes: Int
+
+    /// Assembles a listing row.
+    public init(profile: String, generation: Int, revision: Int, time: Date, reason: String,
+                source: SnapshotSource?, bytes: Int) {
+        self.profile = profile
+        self.generation = generation
+        self.revision = revision
+        self.time = time
+        self.reason = reason
+        self.source = source
+        self.bytes = bytes
+    }
+}
+
+/// A generation read back in full.
+public struct Snapshot: Hashable, Sendable {
+    /// Its header fields and size.
+    public var info: SnapshotInfo
+    /// The layout it holds, validated and normalized.
+    public var layout: DeckLayout
+
+    /// Pairs a header with its layout.
+    public init(info: SnapshotInfo, layout: DeckLayout) {
+        self.info = info
+        self.layout = layout
+    }
+}

@@ -1,0 +1,182 @@
+import DeckModel
+import Foundation
+
+/// The newest intact generation of a profile and what was found on the way to it.
+public struct SnapshotReading: Sendable {
+    /// The newest generation that read back intact; nil when the profile has none.
+    public var snapshot: Snapshot?
+    /// One line per damaged file that was set aside (newest first).
+    public var notices: [SnapshotNotice]
+}
+
+/// A profile's generations, newest first, and what was found while listing them.
+public struct SnapshotListing: Sendable {
+    /// Newest first.
+    public var snapshots: [SnapshotInfo]
+    /// One line per damaged file that was set aside.
+    public var notices: [SnapshotNotice]
+}
+
+/// A snapshot file's verdict: intact, or damaged and why.
+private enum Verdict<Value> {
+    case intact(Value)
+    case damaged(String)
+}
+
+extension SnapshotStore {
+    /// The newest generation of `profile` that reads back intact — the one the
+    /// host resumes. Newer files that are damaged are renamed `.corrupt` and
+    /// reported in `notices` ("…; resumed generation 41").
+    ///
+    /// - Throws: for a name that cannot be a folder, or when a file cannot be
+    ///   read at all (permissions, I/O error): that is not corruption, and
+    ///   falling back to an older generation would quietly lose edits.
+    public func newest(profile: String) throws(SnapshotError) -> SnapshotReading {
+        try state.withLock { state throws(SnapshotError) in
+            let folder = try ProfileFolderName.encode(profile)
+            var notices: [SnapshotNotice] = []
+            var found: Snapshot?
+            for generation in try history(folder, in: &state).generations.reversed() {
+                guard let name = state.histories[folder]?.names[generation] else { continue }
+                switch try load(folder: folder, name: name, profile: profile, generation: generation) {
+                case .intact(let snapshot):
+                    found = snapshot
+                case .damaged(let reason):
+                    notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+                case nil:
+                    state.histories[folder]?.remove(generation)
+                }
+                if found != nil { break }
+            }
+            let outcome = found.map { "resumed generation \($0.info.generation)" } ?? "no intact snapshot is left"
+            for index in notices.indices { notices[index].message += "; " + outcome }
+            return SnapshotReading(snapshot: found, notices: notices)
+        }
+    }
+
+    /// One generation in full, for `restore`.
+    ///
+    /// - Throws: `notFound` when there is no such file; `corrupt` (with the
+    ///   notice) when it is damaged — it has then been renamed `.corrupt`.
+    public func read(profile: String, generation: Int) throws(SnapshotError) -> Snapshot {
+        try state.withLock { state throws(SnapshotError) in
+            let folder = try ProfileFolderName.encode(profile)
+            guard let name = try history(folder, in: &state).names[generation] else {
+                throw .notFound(profile: profile, generation: generation)
+            }
+            switch try load(folder: folder, name: name, profile: profile, generation: generation) {
+            case .intact(let snapshot):
+                return snapshot
+            case .damaged(let reason):
+                throw .corrupt(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+            case nil:
+                state.histories[folder]?.remove(generation)
+                throw .notFound(profile: profile, generation: generation)
+            }
+        }
+    }
+
+    /// Every generation of `profile`, newest first, without inflating whole
+    /// files: the header fields come first in each document, so inflating the
+    /// first few hundred bytes is enough. A file whose start is damaged is set aside.
+    public func list(profile: String) throws(SnapshotError) -> SnapshotListing {
+        try state.withLock { state throws(SnapshotError) in
+            let folder = try ProfileFolderName.encode(profile)
+            var listing = SnapshotListing(snapshots: [], notices: [])
+            for generation in try history(folder, in: &state).generations.reversed() {
+                guard let name = state.histories[folder]?.names[generation] else { continue }
+                switch try header(folder: folder, name: name, profile: profile, generation: generation) {
+                case .intact(let info):
+                    listing.snapshots.append(info)
+                case .damaged(let reason):
+                    listing.notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+                case nil:
+                    state.histories[folder]?.remove(generation)
+                }
+            }
+            return listing
+        }
+    }
+
+    /// The profiles that have a snapshot folder, by name, sorted.
+    public func profiles() throws(SnapshotError) -> [String] {
+        try Disk.entries(of: snapshotsDirectory).filter { !$0.hasPrefix(".") }
+            .compactMap(ProfileFolderName.decode).sorted()
+    }
+
+    /// Reads, inflates and decodes one file; nil when it vanished.
+    private func load(folder: String, name: String, profile: String,
+                      generation: Int) throws(SnapshotError) -> Verdict<Snapshot>? {
+        let path = filePath(folder, name: name)
+        guard let (bytes, size) = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
+        guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
+        let json: [UInt8]
+        do throws(GunzipProblem) {
+            json = try ZlibCodec.gunzip(bytes, limit: Self.documentLimit)
+        } catch {
+            switch error {
+            case .damaged(let reason): return .damaged(reason)
+            case .resource(let reason): throw .compression(reason)
+            }
+        }
+        do throws(DocumentProblem) {
+            let (header, layout) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
+            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout))
+        } catch {
+            return .damaged(error.reason)
+        }
+    }
+
+    /// The header of one file from its first 4 KiB; falls back to reading the
+    /// whole file when the header is not there (a file some other tool wrote).
+    private func header(folder: String, name: String, profile: String,
+                        generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
+        let path = filePath(folder, name: name)
+        guard let (start, size) = try Disk.readFile(path, prefix: 4096, limit: Self.fileLimit) else { return nil }
+        guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
+        let prefix: [UInt8]?
+        do throws(GunzipProblem) {
+            prefix = try ZlibCodec.gunzipPrefix(start, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)
+        } catch {
+            switch error {
+            case .damaged(let reason): return .damaged(reason)
+            case .resource(let reason): throw .compression(reason)
+            }
+        }
+        guard let prefix else {
+            return try load(folder: folder, name: name, profile: profile, generation: generation).map { verdict in
+                switch verdict {
+                case .intact(let snapshot): .intact(snapshot.info)
+                case .damaged(let reason): .damaged(reason)
+                }
+            }
+        }
+        do throws(DocumentProblem) {
+            return .intact(try SnapshotDocument.decodeHeader(prefix: prefix, profile: profile, generation: generation).info(bytes: size))
+        } catch {
+            return .damaged(error.reason)
+        }
+    }
+
+    /// Renames a damaged file `NAME.corrupt` (never deletes it) and says so.
+    private func setAside(profile: String, folder: String, name: String, generation: Int, reason: String,
+                          state: inout StoreState) -> SnapshotNotice {
+        state.histories[folder]?.remove(generation)
+        let path = filePath(folder, name: name)
+        var target = name + ".corrupt"
+        var attempt = 1
+        while Disk.exists(filePath(folder, name: target)) {
+            attempt += 1
+            target = name + "-\(attempt).corrupt"
+        }
+        let label = "snapshot \(folder)/\(name.prefix { $0 != "." })"
+        do throws(SnapshotError) {
+            try Disk.rename(path, to: filePath(folder, name: target))
+            return SnapshotNotice(kind: .corrupt, profile: profile, generation: generation,
+                                  message: "\(label) was corrupt (\(reason)); kept as \(target)")
+        } catch {
+            return SnapshotNotice(kind: .corruptNotRenamed, profile: profile, generation: generation,
+                                  message: "\(label) is corrupt (\(reason)) and could not be renamed (\(error)); skipped")
+        }
+    }
+}

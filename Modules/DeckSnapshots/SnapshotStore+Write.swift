@@ -1,0 +1,207 @@
+import DeckModel
+import Foundation
+import Glibc
+
+/// The outcome of writing one or several generations.
+public struct SnapshotCommit: Sendable {
+    /// The generations now durable on disk, in the order of the entries given:
+    /// always a prefix of them. Acknowledge exactly these.
+    public var written: [SnapshotInfo]
+    /// Why the entries after `written` were not written; nil when all were.
+    /// None of them is on disk under its final name.
+    public var failure: SnapshotError?
+    /// Things worth a log line that did not stop the write: old generations
+    /// that the background retention could not delete since the last commit.
+    public var notices: [SnapshotNotice]
+}
+
+/// One generation on its way to disk.
+private struct PendingFile {
+    var folder: String
+    var header: SnapshotHeader
+    var finalName: String
+    var finalPath: String
+    var temporaryPath = ""
+    var descriptor: Int32 = -1
+    var gzip: [UInt8]
+}
+
+extension SnapshotStore {
+    /// Writes one generation and returns it once it is durable.
+    ///
+    /// - Throws: the reason it was not written; then nothing was renamed into
+    ///   place and the previous generation is still the newest.
+    @discardableResult
+    public func write(_ entry: SnapshotEntry) throws(SnapshotError) -> SnapshotCommit {
+        let commit = write([entry])
+        if let failure = commit.failure { throw failure }
+        return commit
+    }
+
+    /// Writes several generations as one group commit: every file is atomic on
+    /// its own, and the whole group costs two flushes instead of two per file
+    /// (all temporary files flushed, all renamed, each folder flushed once).
+    ///
+    /// Generations are numbered in entry order, per profile. When something
+    /// fails, the entries before the failing one are still committed (each
+    /// edit builds on the previous one, so a prefix is what can be
+    /// acknowledged) and the rest are not on disk.
+    public func write(_ entries: [SnapshotEntry]) -> SnapshotCommit {
+        state.withLock { state in commit(entries, state: &state) }
+    }
+
+    private func commit(_ entries: [SnapshotEntry], state: inout StoreState) -> SnapshotCommit {
+        var failure: SnapshotError?
+        var files: [PendingFile] = []
+        // Each step keeps a prefix of `files`; a failure cuts the rest off.
+        func cut(at index: Int, _ error: SnapshotError) {
+            for file in files[index...] {
+                if file.descriptor >= 0 { _ = close(file.descriptor) }
+                if !file.temporaryPath.isEmpty { Disk.remove(file.temporaryPath) }
+            }
+            files.removeSubrange(index...)
+            failure = error
+        }
+
+        do throws(SnapshotError) {
+            try prepare(entries, into: &files, state: &state)
+        } catch {
+            failure = error
+        }
+        for (index, folder) in firstIndexOfEachFolder(files).reversed() where !state.existingFolders.contains(folder) {
+            do throws(SnapshotError) {
+                try Disk.makeDirectories(folderPath(folder))
+                state.existingFolders.insert(folder)
+            } catch {
+                cut(at: index, error)
+            }
+        }
+        for index in files.indices {
+            do throws(SnapshotError) {
+                try createTemporary(&files[index])
+            } catch {
+                cut(at: index, error)
+                break
+            }
+        }
+        if let (index, error) = flush(files) { cut(at: index, error) }
+        for index in files.indices {
+            do throws(SnapshotError) {
+                let descriptor = files[index].descriptor
+                files[index].descriptor = -1
+                try Disk.close(descriptor, path: files[index].temporaryPath)
+            } catch {
+                cut(at: index, error)
+                break
+            }
+        }
+        var renamed = 0
+        for index in files.indices {
+            do throws(SnapshotError) {
+                try Disk.rename(files[index].temporaryPath, to: files[index].finalPath)
+                renamed += 1
+            } catch {
+                cut(at: index, error)
+                break
+            }
+        }
+        var flushedFolders = renamed
+        for (index, folder) in firstIndexOfEachFolder(files) where index < flushedFolders {
+            do throws(SnapshotError) { try Disk.flushDirectory(folderPath(folder)) } catch {
+                flushedFolders = index
+                failure = error
+            }
+        }
+        for (index, file) in files.enumerated() {
+            var history = state.histories[file.folder] ?? ProfileHistory()
+            history.add(file.header.generation, name: file.finalName)
+            // Renamed but its folder flush failed: not acknowledged, so take it
+            // back (the number stays used: a crash could still bring the file back).
+            if index >= flushedFolders && Disk.remove(file.finalPath) == 0 {
+                history.remove(file.header.generation)
+            }
+            state.histories[file.folder] = history
+        }
+        let written = files.prefix(flushedFolders).map { file in
+            file.header.info(bytes: file.gzip.count)
+        }
+        for (_, folder) in firstIndexOfEachFolder(Array(files.prefix(flushedFolders))) {
+            applyRetention(folder, state: &state)
+        }
+        // After any failure, check the folders again next time (one may have been removed).
+        if failure != nil { state.existingFolders.removeAll() }
+        return SnapshotCommit(written: written, failure: failure, notices: retention.takeNotices())
+    }
+
+    /// Checks, numbers and compresses every entry; stops at the first bad one.
+    private func prepare(_ entries: [SnapshotEntry], into files: inout [PendingFile],
+                         state: inout StoreState) throws(SnapshotError) {
+        var next: [String: Int] = [:]
+        for entry in entries {
+            guard entry.revision >= 0 else { throw .invalidEntry("revision \(entry.revision) is negative") }
+            guard !entry.reason.isEmpty else { throw .invalidEntry("the reason is empty") }
+            let folder = try ProfileFolderName.encode(entry.profile)
+            var generation = next[folder] ?? 0
+            if generation == 0 { generation = try history(folder, in: &state).highest + 1 }
+            next[folder] = generation + 1
+            let header = SnapshotHeader(
+                profile: entry.profile, generation: generation, revision: entry.revision,
+                time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
+            let gzip = try ZlibCodec.gzip(SnapshotDocument.encode(header, layout: entry.layout))
+            let name = Self.fileName(generation: generation)
+            files.append(PendingFile(folder: folder, header: header, finalName: name,
+                                     finalPath: filePath(folder, name: name), gzip: gzip))
+        }
+    }
+
+    /// Creates a uniquely named temporary file beside the final one and writes it whole.
+    private func createTemporary(_ file: inout PendingFile) throws(SnapshotError) {
+        let (descriptor, path) = try Disk.createTemporary(in: folderPath(file.folder), for: file.finalName)
+        file.descriptor = descriptor
+        file.temporaryPath = path
+        try Disk.writeAll(descriptor, file.gzip, path: path)
+    }
+
+    /// Makes every temporary file's bytes durable: `fdatasync` for one file,
+    /// one `syncfs` for several (each fdatasync of a new file is a journal
+    /// commit). Returns where it failed: that file and those after it are not durable.
+    private func flush(_ files: [PendingFile]) -> (index: Int, error: SnapshotError)? {
+        if files.count > 1, Disk.trustworthySyncfs != nil {
+            // Once per folder: all sit under STATE/snapshots, but one could be a mount point.
+            for (index, folder) in firstIndexOfEachFolder(files) {
+                do throws(SnapshotError) {
+                    try Disk.flushFileSystem(files[index].descriptor, path: folderPath(folder))
+                } catch {
+                    return (0, error)
+                }
+            }
+            return nil
+        }
+        for (index, file) in files.enumerated() {
+            do throws(SnapshotError) { try Disk.flushData(file.descriptor, path: file.temporaryPath) } catch {
+                return (index, error)
+            }
+        }
+        return nil
+    }
+
+    /// Forgets the oldest generations of `folder` beyond `keep` and has the
+    /// retention worker delete their files.
+    func applyRetention(_ folder: String, state: inout StoreState) {
+        guard var history = state.histories[folder] else { return }
+        var doomed: [(path: String, label: String, generation: Int)] = []
+        for generation in history.generations.dropLast(keep) {
+            guard let name = history.names[generation] else { continue }
+            doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
+            history.remove(generation)
+        }
+        state.histories[folder] = history
+        retention.delete(doomed)
+    }
+
+    /// Each folder with the index of its first file, in order.
+    private func firstIndexOfEachFolder(_ files: [PendingFile]) -> [(Int, String)] {
+        var seen: Set<String> = []
+        return files.enumerated().compactMap { index, file in seen.insert(file.folder).inserted ? (index, file.folder) : nil }
+    }
+}

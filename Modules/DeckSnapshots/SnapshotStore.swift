@@ -1,0 +1,192 @@
+import Glibc
+import Synchronization
+
+/// The snapshot history of every profile under `STATE/snapshots/` (PROFILE.md §6).
+///
+/// One gzip file per generation, `STATE/snapshots/PROFILE/0000000042.json.gz`,
+/// written durably and atomically; damaged files are renamed `.corrupt` and
+/// skipped; the newest `keep` generations of each profile stay.
+///
+/// Threads: every method does file I/O, so call the store from a writer thread,
+/// never from an event loop. It is `Sendable` and safe from any thread — a
+/// `Mutex` serializes calls, which also keeps generation numbers gap-free —
+/// but it is built for one caller at a time: a call waits while another flushes.
+///
+/// One store per state folder: opening takes an exclusive `flock` on
+/// `STATE/snapshots/.lock`, so a second deckd on the same folder is refused
+/// instead of overwriting generations the first one acknowledged.
+public final class SnapshotStore: Sendable {
+    /// How many generations of each profile are kept when `--keep` is not given.
+    public static let defaultKeep = 100
+    /// The width generation numbers are zero-padded to in file names (any width is read).
+    public static let generationDigits = 10
+
+    /// The state folder the store was opened on.
+    public let stateDirectory: String
+    /// `STATE/snapshots`.
+    public let snapshotsDirectory: String
+    /// Generations kept per profile.
+    public let keep: Int
+    /// What opening found and cleaned up (temporary files of interrupted writes).
+    public let openingNotices: [SnapshotNotice]
+
+    /// Held open for the store's lifetime; closing it releases the `flock`.
+    private let lockDescriptor: Int32
+    let state: Mutex<StoreState>
+    /// Deletes generations beyond `keep` in the background.
+    let retention = RetentionWorker()
+
+    /// The largest compressed file and the largest inflated document the store
+    /// reads: far above a 10,000-page layout, low enough that a damaged or
+    /// hostile file cannot make the host allocate without bound.
+    static let fileLimit = 256 << 20
+    static let documentLimit = 1 << 30
+
+    /// Opens (creating if needed) the store in `stateDirectory`, locks it, and
+    /// removes temporary files that a crash left behind.
+    ///
+    /// - Throws: `invalidKeep` for `keep < 1`; `stateInUse` when another store
+    ///   holds the folder; `system` when a folder cannot be created or read.
+    public init(stateDirectory: String, keep: Int = SnapshotStore.defaultKeep) throws(SnapshotError) {
+        guard keep >= 1 else { throw .invalidKeep(keep) }
+        let root = stateDirectory.count > 1 && stateDirectory.hasSuffix("/")
+            ? String(stateDirectory.dropLast()) : stateDirectory
+        let snapshots = root + "/snapshots"
+        try Disk.makeDirectories(snapshots)
+        let lockPath = snapshots + "/.lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .system(operation: "open lock file", path: lockPath, code: errno) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            _ = close(fd)
+            if code == EWOULDBLOCK { throw .stateInUse(path: root) }
+            throw .system(operation: "lock", path: lockPath, code: code)
+        }
+        do {
+            openingNotices = try Self.removeLeftovers(root: root, snapshots: snapshots)
+        } catch {
+            _ = close(fd)
+            throw error
+        }
+        self.stateDirectory = root
+        self.snapshotsDirectory = snapshots
+        self.keep = keep
+        self.lockDescriptor = fd
+        self.state = Mutex(StoreState())
+    }
+
+    deinit {
+        // Finish background deletions while the folder is still ours: nothing
+        // of this store touches the disk once the next owner may have it.
+        retention.wait()
+        // Unlock before closing: a child forked by another thread may still hold a
+        // duplicate of this descriptor until it execs, and close alone would
+        // leave the lock held through that duplicate.
+        _ = flock(lockDescriptor, LOCK_UN)
+        _ = close(lockDescriptor)
+    }
+
+    /// Temporary files start with this; nothing else the store writes does.
+    static let temporaryPrefix = ".tmp-"
+
+    /// Deletes `.tmp-*` files in every profile folder and the marker's temporary
+    /// files in the state folder. They were never renamed into place, so no
+    /// acknowledged write lives in them.
+    private static func removeLeftovers(root: String, snapshots: String) throws(SnapshotError) -> [SnapshotNotice] {
+        var notices: [SnapshotNotice] = []
+        var folders = [(path: root, label: root, prefix: temporaryPrefix + LastProfileMarker.fileName)]
+        for name in try Disk.entries(of: snapshots) where !name.hasPrefix(".") {
+            folders.append((snapshots + "/" + name, "snapshots/" + name, temporaryPrefix))
+        }
+        for folder in folders {
+            var removed = 0
+            var failed: [String] = []
+            for name in try Disk.entries(of: folder.path) where name.hasPrefix(folder.prefix) {
+                let code = Disk.remove(folder.path + "/" + name)
+                if code == 0 { removed += 1 } else { failed.append("\(name) (\(SnapshotError.explain(code)))") }
+            }
+            if removed > 0 {
+                notices.append(SnapshotNotice(
+                    kind: .leftoverRemoved, profile: nil, generation: nil,
+                    message: "removed \(removed) temporary file\(removed == 1 ? "" : "s") of an interrupted snapshot write in \(folder.label)"))
+            }
+            if !failed.isEmpty {
+                notices.append(SnapshotNotice(
+                    kind: .leftoverRemoved, profile: nil, generation: nil,
+                    message: "could not remove temporary files in \(folder.label): \(failed.joined(separator: ", "))"))
+            }
+        }
+        return notices
+    }
+
+    // MARK: Names
+
+    /// `0000000042.json.gz`.
+    static func fileName(generation: Int) -> String {
+        let digits = String(generation)
+        return String(repeating: "0", count: max(0, generationDigits - digits.count)) + digits + ".json.gz"
+    }
+
+    /// The generation a snapshot file name carries, and whether it is an intact
+    /// final name (`42.json.gz`, any width) rather than a set-aside one (`….corrupt`).
+    static func parseFileName(_ name: String) -> (generation: Int, isFinal: Bool)? {
+        let digits = name.utf8.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard !digits.isEmpty, significant.count <= 18,
+              let generation = significant.isEmpty ? 0 : Int(String(decoding: significant, as: UTF8.self))
+        else { return nil }
+        let rest = name.utf8.dropFirst(digits.count)
+        guard rest.starts(with: ".json.gz".utf8) else { return nil }
+        return (generation, rest.count == ".json.gz".utf8.count)
+    }
+
+    func folderPath(_ folder: String) -> String { snapshotsDirectory + "/" + folder }
+
+    func filePath(_ folder: String, name: String) -> String { folderPath(folder) + "/" + name }
+}
+
+/// What the store remembers between calls, behind its mutex.
+struct StoreState: Sendable {
+    /// Per profile folder, loaded on first use by listing the folder.
+    var histories: [String: ProfileHistory] = [:]
+    /// The last-profile marker as last read or written; nil until then.
+    var marker: String??
+    /// Profile folders known to exist, so a write skips `mkdir`.
+    var existingFolders: Set<String> = []
+}
+
+/// The generation numbers present in one profile folder.
+struct ProfileHistory: Sendable {
+    /// Intact final names by generation. Files renamed `.corrupt` leave this map.
+    private(set) var names: [Int: String] = [:]
+    /// The highest number any file name has carried, `.corrupt` ones included,
+    /// so a number is never handed out twice.
+    var highest = 0
+
+    /// The intact generations, oldest first.
+    var generations: [Int] { names.keys.sorted() }
+
+    mutating func add(_ generation: Int, name: String) {
+        names[generation] = name
+        highest = max(highest, generation)
+    }
+
+    mutating func remove(_ generation: Int) {
+        names[generation] = nil
+    }
+}
+
+extension SnapshotStore {
+    /// The history of `folder`, listing it on first use.
+    func history(_ folder: String, in state: inout StoreState) throws(SnapshotError) -> ProfileHistory {
+        if let known = state.histories[folder] { return known }
+        var history = ProfileHistory()
+        for name in try Disk.entries(of: folderPath(folder)) {
+            guard let parsed = Self.parseFileName(name) else { continue }
+            history.highest = max(history.highest, parsed.generation)
+            if parsed.isFinal { history.add(parsed.generation, name: name) }
+        }
+        state.histories[folder] = history
+        return history
+    }
+}

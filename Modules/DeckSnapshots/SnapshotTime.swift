@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+
+/// The `time` field: ISO 8601 in UTC to the second, `2026-11-29T16:40:00Z`.
+///
+/// Formatted and parsed by hand with `gmtime_r`/`timegm`: exact, allocation-light,
+/// and free of formatter objects that are not `Sendable`.
+enum SnapshotTime {
+    /// `date` rounded down to the second, as the file stores it.
+    static func truncated(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    /// Accepts `YYYY-MM-DDTHH:MM:SS` with optional fractional seconds and a `Z`.
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int32(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, let digits = number(20..<(bytes.count - 1)),
+                  bytes.count - 21 <= 9 else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+        } else if bytes[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return Date(timeIntervalSince1970: Double(timegm(&parts)) + fraction)
+    }
+}

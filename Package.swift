@@ -15,17 +15,24 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
+        .library(name: "DeckProfiles", targets: ["DeckProfiles"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
 
+        // MARK: Host modules
+        .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
+                path: "Modules/DeckProfiles", swiftSettings: strict),
+
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"])]),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
     ],

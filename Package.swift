@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
         .library(name: "DeckProfiles", targets: ["DeckProfiles"]),
+        .library(name: "DeckControl", targets: ["DeckControl"]),
+        .executable(name: "deckctl", targets: ["deckctl"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -24,6 +26,12 @@ let package = Package(
         // MARK: Host modules
         .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
                 path: "Modules/DeckProfiles", swiftSettings: strict),
+        .target(name: "DeckControl", dependencies: ["DeckProfiles"],
+                path: "Modules/DeckControl", swiftSettings: strict),
+
+        // MARK: Apps (thin mains over a module)
+        .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
+                          path: "Apps/deckctl", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",

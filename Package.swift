@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
+        .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
+                    path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -255,3 +255,13 @@ struct YAMLTests {
         #expect(YAMLDocument.countEvents(Array("a: b: c\n".utf8)) == nil)
     }
 }
+
+extension YAMLTests {
+    @Test func distinctTagsAreBounded() {
+        var limits = YAMLLimits()
+        limits.maxTags = 3
+        let document = Self.parse("a: !x 1\nb: !y 2\nc: !x 3\nd: !z 4\ne: !w 5\n", limits: limits)
+        #expect(document.root == nil)
+        #expect(document.problems.map(\.description) == ["t.yaml:5:4: the file uses more than 3 different tags"])
+    }
+}

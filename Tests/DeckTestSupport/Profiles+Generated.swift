@@ -28,7 +28,7 @@ public enum GeneratedProfiles {
                 case 0:
                     out += "      \(slot): {name: Build \(page)-\(slot), icon: hammer, action: {run: \"make -C ~/src/app\", cwd: ~/src, timeout: 600}}\n"
                 case 1:
-                    out += "      \(slot):\n        name: 🎙️ Mic \(slot)\n        icon: microphone\n        action:\n          plugin: counter\n          command: increment\n          settings: {step: 2, label: \"x\", on: yes}\n"
+                    out += "      \(slot):\n        name: 🎙️ Mic \(slot)\n        icon: microphone\n        action:\n          plugin: counter\n          command: increment\n          settings: {step: 2, label: \"x\", enabled: yes}\n"
                 case 2:
                     out += "      \(slot): {name: 'Docs \(page)', action: {open: \"https://example.com/docs?page=\(page)\"}}\n"
                 case 3:

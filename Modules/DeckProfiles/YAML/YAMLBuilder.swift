@@ -38,6 +38,8 @@ struct YAMLBuilder {
     var rootNode: Int32?
     /// Bytes of `document.text` in use.
     var textCount = 0
+    /// Set by ``fail(_:at:)``: parsing stops and the document gets no root.
+    var failed = false
     var documents = 0
 
     init(file: String, limits: YAMLLimits) {
@@ -74,11 +76,11 @@ struct YAMLBuilder {
                     rootNode = nil
                     return
                 }
-                running = handle(&event)
+                running = handle(&event) && !failed
                 yaml_event_delete(&event)
             }
         }
-        if let rootNode { document.root = document.node(rootNode) }
+        if !failed, let rootNode { document.root = document.node(rootNode) }
     }
 
     /// Handles one event; false when parsing should stop.
@@ -107,7 +109,7 @@ struct YAMLBuilder {
             let start = UInt32(textCount)
             if let value = scalar.value, scalar.length > 0 { appendText(value, scalar.length) }
             let index = append(RawNode(
-                kind: RawNode.scalar, style: style.rawValue, tag: tag(scalar.tag),
+                kind: RawNode.scalar, style: style.rawValue, tag: tag(scalar.tag, at: mark),
                 line: UInt32(mark.line), column: UInt32(mark.column), start: start, count: UInt32(scalar.length)))
             if let anchor = scalar.anchor { define(String(cString: anchor), index, Extent(size: 1, height: 0)) }
             return add(index, size: 1, height: 0)
@@ -123,7 +125,7 @@ struct YAMLBuilder {
             }
             let index = append(RawNode(
                 kind: isMapping ? RawNode.mapping : RawNode.sequence,
-                style: (flow ? YAMLNode.Style.flow : .block).rawValue, tag: tag(tagPointer),
+                style: (flow ? YAMLNode.Style.flow : .block).rawValue, tag: tag(tagPointer, at: mark),
                 line: UInt32(mark.line), column: UInt32(mark.column), start: 0, count: 0))
             var frame = Frame(node: index, scratchStart: scratch.count, isMapping: isMapping)
             if let anchorPointer {
@@ -162,10 +164,15 @@ struct YAMLBuilder {
         return Int32(document.nodes.count - 1)
     }
 
-    mutating func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> UInt16 {
+    mutating func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at mark: YAMLMark) -> UInt16 {
         guard let pointer else { return 0 }
         let tag = String(cString: pointer)
         if let known = tagIndex[tag] { return known }
+        let maxTags = min(limits.maxTags, Int(UInt16.max) - 1)
+        guard document.tags.count < maxTags else {
+            fail("the file uses more than \(maxTags) different tags", at: mark)
+            return 0
+        }
         document.tags.append(tag)
         let index = UInt16(truncatingIfNeeded: document.tags.count)
         tagIndex[tag] = index
@@ -252,6 +259,7 @@ struct YAMLBuilder {
 
     /// Records a problem that stops parsing; the document gets no root.
     mutating func fail(_ message: String, at mark: YAMLMark) {
+        failed = true
         document.problems.append(document.problem(message, at: mark))
         rootNode = nil
         frames.removeAll()

@@ -10,6 +10,8 @@ package struct YAMLLimits: Sendable {
     /// How many nodes aliases may add to the document when expanded. A
     /// "billion laughs" file stays tiny on disk but expands past any bound.
     package var maxAliasExpansion = 1_000_000
+    /// How many different explicit tags a file may use (at most 65534).
+    package var maxTags = 1_000
     /// How many encoding problems are listed one by one before a summary.
     package var maxEncodingProblems = 10
 
@@ -27,9 +29,11 @@ extension YAMLDocument {
     /// document is reported and ignored.
     package static func parse(_ bytes: [UInt8], file: String, limits: YAMLLimits = YAMLLimits()) -> YAMLDocument {
         var builder = YAMLBuilder(file: file, limits: limits)
-        guard bytes.count <= limits.maxBytes else {
+        // Node fields are 32-bit; 1 GiB keeps every offset (text may grow by half) inside them.
+        let maxBytes = min(limits.maxBytes, 1 << 30)
+        guard bytes.count <= maxBytes else {
             builder.document.problems.append(FileProblem(
-                file: file, line: 1, column: 1, message: "the file is larger than \(limits.maxBytes >> 20) MiB"))
+                file: file, line: 1, column: 1, message: "the file is larger than \(maxBytes >> 20) MiB"))
             return builder.document
         }
         let encoding = EncodingCheck(bytes, maxProblems: limits.maxEncodingProblems)

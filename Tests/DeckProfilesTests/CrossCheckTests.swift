@@ -9,39 +9,7 @@ import Testing
 @Suite("Loading agrees with PyYAML")
 struct CrossCheckTests {
     static let script = """
-        import json, sys, yaml
-
-        def same(a, b):
-            if isinstance(a, bool) or isinstance(b, bool):
-                return type(a) is type(b) and a == b
-            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                return a == b
-            if type(a) is not type(b):
-                return False
-            if isinstance(a, dict):
-                return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-            if isinstance(a, list):
-                return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-            return a == b
-
-        def as_layout(doc, stem):
-            n = doc.get("slotsPerPage", 12)
-            pages = []
-            for page in doc["pages"]:
-                slots = [None] * n
-                buttons = page.get("buttons") or {}
-                pairs = buttons.items() if isinstance(buttons, dict) else enumerate(buttons)
-                for index, button in pairs:
-                    slots[index] = button
-                out = {"buttons": slots}
-                if page.get("title") is not None:
-                    out["title"] = page["title"]
-                pages.append(out)
-            while pages and all(b is None for b in pages[-1]["buttons"]):
-                pages.pop()
-            pages.append({"buttons": [None] * n})
-            return {"name": doc.get("name") or stem, "layout": {"slotsPerPage": n, "pages": pages}}
-
+        \(Python.layoutHelpers)
         for line in open(sys.argv[1], encoding="utf-8"):
             case = json.loads(line)
             got = as_layout(yaml.load(case["yaml"], Loader=yaml.CSafeLoader), case["stem"])

@@ -118,44 +118,14 @@ struct ExportTests {
     /// The export read by a second YAML implementation: PyYAML (its pure
     /// Python loader and its libyaml-based one) must see the layout's JSON.
     static let pythonCheck = """
-        import json, sys, yaml
-
-        def same(a, b):
-            if isinstance(a, bool) or isinstance(b, bool):
-                return type(a) is type(b) and a == b
-            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                return a == b
-            if type(a) is not type(b):
-                return False
-            if isinstance(a, dict):
-                return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-            if isinstance(a, list):
-                return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-            return a == b
-
-        def as_layout(doc):
-            n = doc["slotsPerPage"]
-            pages = []
-            for page in doc["pages"]:
-                slots = [None] * n
-                for index, button in (page.get("buttons") or {}).items():
-                    slots[index] = button
-                out = {"buttons": slots}
-                if "title" in page:
-                    out["title"] = page["title"]
-                pages.append(out)
-            while pages and all(b is None for b in pages[-1]["buttons"]):
-                pages.pop()
-            pages.append({"buttons": [None] * n})
-            return {"name": doc["name"], "layout": {"slotsPerPage": n, "pages": pages}}
-
+        \(Python.layoutHelpers)
         for line in open(sys.argv[1], encoding="utf-8"):
             case = json.loads(line)
             wanted = {"name": case["name"], "layout": case["layout"]}
             verdicts = []
             for loader in (yaml.SafeLoader, yaml.CSafeLoader):
                 try:
-                    got = as_layout(yaml.load(case["yaml"], Loader=loader))
+                    got = as_layout(yaml.load(case["yaml"], Loader=loader), case["name"])
                     verdicts.append("ok" if same(got, wanted) else "differs: " + json.dumps(got, ensure_ascii=False))
                 except Exception as error:
                     verdicts.append("error: " + repr(error))

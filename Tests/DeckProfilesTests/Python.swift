@@ -34,6 +34,45 @@ enum Python {
             .dropLast().map(String.init)
     }
 
+    /// Python helpers the profile checks share: `same(a, b)` compares JSON-like
+    /// data strictly (a bool is not a number; 1 and 1.0 are equal numbers), and
+    /// `as_layout(doc, stem)` turns a loaded profile into the PROTOCOL.md §3
+    /// layout JSON (both slot forms, normal form) with its name.
+    static let layoutHelpers = """
+        import json, sys, yaml
+
+        def same(a, b):
+            if isinstance(a, bool) or isinstance(b, bool):
+                return type(a) is type(b) and a == b
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+                return a == b
+            if type(a) is not type(b):
+                return False
+            if isinstance(a, dict):
+                return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+            if isinstance(a, list):
+                return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+            return a == b
+
+        def as_layout(doc, stem):
+            n = doc.get("slotsPerPage", 12)
+            pages = []
+            for page in doc["pages"]:
+                slots = [None] * n
+                buttons = page.get("buttons") or {}
+                pairs = buttons.items() if isinstance(buttons, dict) else enumerate(buttons)
+                for index, button in pairs:
+                    slots[index] = button
+                out = {"buttons": slots}
+                if page.get("title") is not None:
+                    out["title"] = page["title"]
+                pages.append(out)
+            while pages and all(b is None for b in pages[-1]["buttons"]):
+                pages.pop()
+            pages.append({"buttons": [None] * n})
+            return {"name": doc.get("name") or stem, "layout": {"slotsPerPage": n, "pages": pages}}
+        """
+
     /// A JSON string literal for `text`.
     static func json(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)

@@ -155,6 +155,10 @@ enum YAML11 {
 
     /// The value of text that ``isFloat(_:)`` accepted (PyYAML's rules).
     static func float(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        // The common case (`0.5`, `1.5e-3`): plain decimal text that Double reads as it is.
+        if !text.contains(where: { $0 == 0x5F || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "n") || $0 == UInt8(ascii: "N") }) {
+            return Double(String(decoding: text, as: UTF8.self))
+        }
         var string = String(decoding: text.filter { $0 != 0x5F }, as: UTF8.self).lowercased()
         var sign = 1.0
         if let first = string.first, first == "-" || first == "+" {

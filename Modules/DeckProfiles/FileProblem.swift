@@ -31,3 +31,17 @@ public struct FileProblem: Hashable, Sendable, Codable, Comparable, CustomString
         (lhs.file, lhs.line, lhs.column, lhs.message) < (rhs.file, rhs.line, rhs.column, rhs.message)
     }
 }
+
+extension FileProblem {
+    /// A file that could not be read at all, at 1:1.
+    static func unreadable(_ path: String, reason: String) -> FileProblem {
+        FileProblem(file: path, line: 1, column: 1, message: "cannot read the file: \(reason)")
+    }
+
+    /// A profile whose name an earlier file already has, at its `name:` (or 1:1).
+    static func sharedName(_ name: String, in path: String, at mark: YAMLMark?, owner: String) -> FileProblem {
+        let mark = mark ?? YAMLMark(line: 1, column: 1)
+        return FileProblem(file: path, line: mark.line, column: mark.column,
+                           message: "profile name '\(name)' is already used by \(owner); give one of them another name")
+    }
+}

@@ -37,10 +37,7 @@ public struct ProfileCatalog: Hashable, Sendable {
             problems += file.problems
             guard let profile = file.profile else { continue }
             if let owner = owners[profile.name] {
-                let mark = file.nameMark ?? YAMLMark(line: 1, column: 1)
-                problems.append(FileProblem(
-                    file: file.path, line: mark.line, column: mark.column,
-                    message: "profile name '\(profile.name)' is already used by \(owner.fingerprint.file); give one of them another name"))
+                problems.append(.sharedName(profile.name, in: file.path, at: file.nameMark, owner: owner.fingerprint.file))
                 continue
             }
             owners[profile.name] = file

@@ -29,10 +29,7 @@ public enum ProfileCheck {
                 owners[key] = path
                 return Result(path: path, problems: [], profile: profile)
             }
-            let mark = outcome.nameMark ?? YAMLMark(line: 1, column: 1)
-            let problem = FileProblem(
-                file: path, line: mark.line, column: mark.column,
-                message: "profile name '\(profile.name)' is already used by \(owner); give one of them another name")
+            let problem = FileProblem.sharedName(profile.name, in: path, at: outcome.nameMark, owner: owner)
             return Result(path: path, problems: [problem], profile: nil)
         }
     }

@@ -31,7 +31,7 @@ public struct ProfileFile: Hashable, Sendable {
         do {
             return try FileBytes.read(path, maxBytes: DeckProfile.maximumFileBytes)
         } catch {
-            throw .invalid([FileProblem(file: path, line: 1, column: 1, message: "cannot read the file: \(error.reason)")])
+            throw .invalid([FileProblem.unreadable(path, reason: error.reason)])
         }
     }
 

@@ -73,7 +73,7 @@ public struct ProfileFolder: Hashable, Sendable {
             do {
                 bytes = try FileBytes.read(filePath, maxBytes: DeckProfile.maximumFileBytes)
             } catch {
-                let problem = FileProblem(file: filePath, line: 1, column: 1, message: "cannot read the file: \(error.reason)")
+                let problem = FileProblem.unreadable(filePath, reason: error.reason)
                 files.append(ProfileCatalog.File(path: filePath, fingerprint: FileFingerprint(file: name, crc32: 0, bytes: 0),
                                                  profile: nil, problems: [problem], nameMark: nil, wasRead: false))
                 continue

@@ -126,3 +126,15 @@ struct DeckctlCheckTests {
         return (process.terminationStatus, lines(outText), lines(errText))
     }
 }
+
+extension DeckctlCheckTests {
+    @Test func filesOfOneFolderSharingANameAreAProblem() throws {
+        let folder = try TemporaryDirectory(prefix: "profiles-check")
+        let first = folder.appending("desk.yaml").path, second = folder.appending("copy.yaml").path
+        try "pages: []\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "# a copy\nname: desk\npages: []\n".write(toFile: second, atomically: true, encoding: .utf8)
+        let result = Self.run(["check", first, second])
+        #expect(result.status == 65)
+        #expect(result.out == ["\(first): ok", "\(second):2:7: profile name 'desk' is already used by \(first); give one of them another name"])
+    }
+}

@@ -1,9 +1,9 @@
 /// "Did you mean …?" for a mistyped key.
-enum KeySuggestion {
+package enum KeySuggestion {
     /// The candidate closest to `key`, when it is close enough to be a typo:
     /// the same word in other letter case, or within an edit distance of 1
     /// (keys up to 4 letters) or 2 (longer), a swap of neighbours counting as one.
-    static func closest(to key: String, among candidates: [String]) -> String? {
+    package static func closest(to key: String, among candidates: [String]) -> String? {
         let lowered = Array(key.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {

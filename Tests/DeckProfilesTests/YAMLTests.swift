@@ -253,6 +253,7 @@ struct YAMLTests {
     @Test func countEventsIsABareScan() {
         #expect(YAMLDocument.countEvents(Array("a: [1, 2]\n".utf8)) == 11)
         #expect(YAMLDocument.countEvents(Array("a: b: c\n".utf8)) == nil)
+        #expect(YAMLDocument.countEvents([]) == YAMLDocument.countEvents(Array("\n".utf8)))
     }
 }
 

@@ -64,7 +64,9 @@ struct YAMLBuilder {
         document.children.reserveCapacity(input.count / 6)
         defer { document.text.removeSubrange(textCount...) }
         input.withUnsafeBufferPointer { buffer in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            // libyaml asserts on a null input; an empty stream has no document anyway.
+            guard let base = buffer.baseAddress else { return }
+            yaml_parser_set_input_string(&parser, base, buffer.count)
             // Forced, so a UTF-16 byte-order mark is an encoding error rather than
             // a silent switch of encoding (profiles are UTF-8, PROFILE.md §4).
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)

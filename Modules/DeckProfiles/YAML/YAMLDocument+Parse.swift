@@ -76,7 +76,8 @@ extension YAMLDocument {
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }
         return bytes.withUnsafeBufferPointer { buffer -> Int? in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            guard let base = buffer.baseAddress else { return 2 }  // stream start and end
+            yaml_parser_set_input_string(&parser, base, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             var event = yaml_event_t()
             var count = 0

@@ -15,43 +15,52 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DeckModel", targets: ["DeckModel"]),
-        .library(name: "DeckProtocol", targets: ["DeckProtocol"]),
-        .library(name: "LockGate", targets: ["LockGate"]),
         .library(name: "DeckGeometry", targets: ["DeckGeometry"]),
         .library(name: "DeckGestures", targets: ["DeckGestures"]),
+        .library(name: "DeckProtocol", targets: ["DeckProtocol"]),
         .library(name: "DeckGestureTraces", targets: ["DeckGestureTraces"]),
-        .executable(name: "deck-gestures", targets: ["deck-gestures"]),
+        .library(name: "LockGate", targets: ["LockGate"]),
         .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
+        .library(name: "DeckProfiles", targets: ["DeckProfiles"]),
+        .library(name: "DeckControl", targets: ["DeckControl"]),
+        .executable(name: "deckctl", targets: ["deckctl"]),
+        .executable(name: "deck-gestures", targets: ["deck-gestures"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
         .target(name: "DeckModel", path: "Modules/DeckModel", swiftSettings: strict),
-        .target(name: "DeckProtocol", dependencies: ["DeckModel"], path: "Modules/DeckProtocol",
-                swiftSettings: strict),
         .target(name: "DeckGeometry", dependencies: ["DeckModel"], path: "Modules/DeckGeometry", swiftSettings: strict),
         .target(name: "DeckGestures", dependencies: ["DeckGeometry", "DeckModel"], path: "Modules/DeckGestures",
+                swiftSettings: strict),
+        .target(name: "DeckProtocol", dependencies: ["DeckModel"], path: "Modules/DeckProtocol",
                 swiftSettings: strict),
         // Trace files for DeckGestures (GESTURES.md §3): parsing, replay, comparison. Foundation only too.
         .target(name: "DeckGestureTraces", dependencies: ["DeckGestures", "DeckGeometry", "DeckModel"],
                 path: "Modules/DeckGestureTraces", swiftSettings: strict),
 
-        // MARK: Apps
-        .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
-                          swiftSettings: strict),
-
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
-
-        // MARK: Host modules
         .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
                 path: "Modules/DeckSnapshots", swiftSettings: strict),
+        .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
+                path: "Modules/DeckProfiles", swiftSettings: strict),
+        .target(name: "DeckControl", dependencies: ["DeckProfiles"],
+                path: "Modules/DeckControl", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
+                       providers: [.apt(["libyaml-dev"])]),
+
+        // MARK: Apps (thin mains over a module)
+        .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
+                          path: "Apps/deckctl", swiftSettings: strict),
+        .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
+                          swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
@@ -69,6 +78,8 @@ let package = Package(
         .testTarget(name: "DeckSnapshotsTests",
                     dependencies: ["DeckSnapshots", "DeckModel", "DeckTestSupport", "deck-snapshot-torture"],
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
+        .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
+                    path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

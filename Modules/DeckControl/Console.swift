@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where deckctl writes: standard output for results, standard error for
+/// errors. Tests pass closures that collect the text instead.
+public struct Console: Sendable {
+    /// Writes one line (without its newline) of results.
+    public var out: @Sendable (String) -> Void
+    /// Writes one line (without its newline) of errors.
+    public var err: @Sendable (String) -> Void
+
+    /// A console from two line writers.
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
+
+    /// The process's standard output and standard error, written unbuffered
+    /// with `write(2)` so nothing is lost when the process exits.
+    public static let standard = Console(out: { writeLine($0, to: 1) }, err: { writeLine($0, to: 2) })
+
+    private static func writeLine(_ line: String, to descriptor: Int32) {
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+}

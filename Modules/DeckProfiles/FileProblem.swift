@@ -1,0 +1,47 @@
+/// One problem found in a file, at a 1-based line and column.
+///
+/// The host sends these in `status` as `{"file","line","column","message"}`
+/// (PROTOCOL.md §7) and `deckctl check` prints them as `FILE:LINE:COLUMN: message`.
+/// Columns count Unicode characters, as libyaml's marks do. A problem of the
+/// file as a whole (empty, unreadable) points at 1:1.
+public struct FileProblem: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The file as the caller named it (a path given on the command line, or
+    /// the layouts folder joined with the file's name).
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column, in characters.
+    public var column: Int
+    /// What is wrong, as a sentence without the position.
+    public var message: String
+
+    /// Makes a problem; `line` and `column` are 1-based.
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `FILE:LINE:COLUMN: message`, the form editors and compilers use.
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+
+    /// Orders by file, then position, so a report reads top to bottom.
+    public static func < (lhs: FileProblem, rhs: FileProblem) -> Bool {
+        (lhs.file, lhs.line, lhs.column, lhs.message) < (rhs.file, rhs.line, rhs.column, rhs.message)
+    }
+}
+
+extension FileProblem {
+    /// A file that could not be read at all, at 1:1.
+    static func unreadable(_ path: String, reason: String) -> FileProblem {
+        FileProblem(file: path, line: 1, column: 1, message: "cannot read the file: \(reason)")
+    }
+
+    /// A profile whose name an earlier file already has, at its `name:` (or 1:1).
+    static func sharedName(_ name: String, in path: String, at mark: YAMLMark?, owner: String) -> FileProblem {
+        let mark = mark ?? YAMLMark(line: 1, column: 1)
+        return FileProblem(file: path, line: mark.line, column: mark.column,
+                           message: "profile name '\(name)' is already used by \(owner); give one of them another name")
+    }
+}

@@ -1,0 +1,93 @@
+internal import CYAML
+
+/// Bounds that keep a hostile or broken file from costing unbounded time or
+/// memory. The defaults are far above any hand-written profile or manifest.
+package struct YAMLLimits: Sendable {
+    /// Largest input accepted, in bytes.
+    package var maxBytes = 64 << 20
+    /// Deepest nesting of sequences and mappings, aliases expanded.
+    package var maxDepth = 128
+    /// How many nodes aliases may add to the document when expanded. A
+    /// "billion laughs" file stays tiny on disk but expands past any bound.
+    package var maxAliasExpansion = 1_000_000
+    /// How many different explicit tags a file may use (at most 65534).
+    package var maxTags = 1_000
+    /// How many encoding problems are listed one by one before a summary.
+    package var maxEncodingProblems = 10
+
+    /// The defaults.
+    package init() {}
+}
+
+extension YAMLDocument {
+    /// Parses one YAML document, recording every node's position.
+    ///
+    /// Never throws: problems go to ``problems``. Invalid UTF-8 bytes and
+    /// disallowed control characters are each reported and read as U+FFFD, so
+    /// the rest of the file is still checked; a syntax error, an alias bomb or
+    /// nesting past the limit stops parsing and leaves ``root`` nil. A second
+    /// document is reported and ignored.
+    package static func parse(_ bytes: [UInt8], file: String, limits: YAMLLimits = YAMLLimits()) -> YAMLDocument {
+        var builder = YAMLBuilder(file: file, limits: limits)
+        // Node fields are 32-bit; 1 GiB keeps every offset (text may grow by half) inside them.
+        let maxBytes = min(limits.maxBytes, 1 << 30)
+        guard bytes.count <= maxBytes else {
+            builder.document.problems.append(FileProblem(
+                file: file, line: 1, column: 1, message: "the file is larger than \(maxBytes >> 20) MiB"))
+            return builder.document
+        }
+        let encoding = EncodingCheck(bytes, maxProblems: limits.maxEncodingProblems)
+        builder.document.problems = encoding.problems(file: file)
+        let input = encoding.repaired ?? bytes
+        builder.run(input)
+        return builder.document
+    }
+}
+
+extension YAMLBuilder {
+    /// libyaml's own words for a syntax error, at its position, with the
+    /// construct it was reading when that started elsewhere.
+    func syntaxProblem(_ parser: yaml_parser_t, input: UnsafeBufferPointer<UInt8>) -> FileProblem {
+        var problem = parser.problem.map { String(cString: $0) } ?? "the YAML parser failed"
+        // PROFILE.md §4 words this error as "… not allowed here".
+        if problem == "mapping values are not allowed in this context" { problem = "mapping values are not allowed here" }
+        if parser.error == YAML_MEMORY_ERROR { problem = "out of memory while reading YAML" }
+        if parser.error == YAML_READER_ERROR {
+            let position = TextPosition.positions(ofOffsets: [parser.problem_offset], in: input)[0]
+            return document.problem("\(problem) (YAML syntax)", at: position)
+        }
+        let mark = YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+        var message = problem
+        if let context = parser.context.map({ String(cString: $0) }) {
+            let start = YAMLMark(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
+            message += start == mark ? ", \(context)" : ", \(context) that starts at line \(start.line), column \(start.column)"
+        }
+        return document.problem("\(message) (YAML syntax)", at: mark)
+    }
+}
+
+extension YAMLDocument {
+    /// Runs libyaml over `bytes` and throws every event away: the floor a
+    /// profile load is measured against (issue 10), set up exactly as
+    /// ``parse(_:file:limits:)`` sets up the parser. Returns the number of
+    /// events, or nil at a syntax error.
+    package static func countEvents(_ bytes: [UInt8]) -> Int? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return 2 }  // stream start and end
+            yaml_parser_set_input_string(&parser, base, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            var event = yaml_event_t()
+            var count = 0
+            while true {
+                guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+                let type = event.type
+                yaml_event_delete(&event)
+                count += 1
+                if type == YAML_STREAM_END_EVENT { return count }
+            }
+        }
+    }
+}

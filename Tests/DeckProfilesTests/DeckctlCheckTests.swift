@@ -1,0 +1,140 @@
+import DeckControl
+import DeckProfiles
+import DeckTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// What a deckctl run printed, collected in memory.
+final class CapturedConsole: Sendable {
+    private let lines = Mutex<(out: [String], err: [String])>(([], []))
+
+    var console: Console {
+        Console(out: { line in self.lines.withLock { $0.out.append(line) } },
+                err: { line in self.lines.withLock { $0.err.append(line) } })
+    }
+
+    var out: [String] { lines.withLock { $0.out } }
+    var err: [String] { lines.withLock { $0.err } }
+}
+
+@Suite("deckctl check and usage")
+struct DeckctlCheckTests {
+    static func run(_ arguments: [String]) -> (status: Int32, out: [String], err: [String]) {
+        let captured = CapturedConsole()
+        let status = Deckctl.run(arguments, console: captured.console)
+        return (status, captured.out, captured.err)
+    }
+
+    static let layouts = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("layouts")
+
+    static var exampleLayouts: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: layouts.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { layouts.appendingPathComponent($0).path }
+    }
+
+    @Test func goodAndBrokenFiles() throws {
+        let broken = Fixtures.directory.appendingPathComponent("slot-twice.yaml").path
+        let result = Self.run(["check", Self.exampleLayouts[0], broken])
+        #expect(result.status == 65)
+        #expect(result.out == ["\(Self.exampleLayouts[0]): ok"] + (try Fixtures.expectedLines("slot-twice")).map { "\(Fixtures.directory.path)/\($0)" })
+        #expect(result.err.isEmpty)
+    }
+
+    @Test func jsonPrintsProblemObjects() throws {
+        let broken = Fixtures.directory.appendingPathComponent("syntax.yaml").path
+        let result = Self.run(["--json", "check", broken])
+        #expect(result.status == 65)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out[0].utf8)) as? [String: Any])
+        #expect(object["file"] as? String == broken && object["line"] as? Int == 5 && object["column"] as? Int == 14)
+        #expect(object["message"] as? String == "mapping values are not allowed here (YAML syntax)")
+    }
+
+    @Test func everyExampleLayoutIsValid() {
+        #expect(Self.exampleLayouts.count >= 2)
+        let result = Self.run(["check"] + Self.exampleLayouts)
+        #expect(result.status == 0, "\(result.out)")
+        #expect(result.out == Self.exampleLayouts.map { "\($0): ok" })
+    }
+
+    @Test(arguments: [
+        ([], "deckctl: no command given; run 'deckctl --help' for usage"),
+        (["frobnicate"], "deckctl: unknown command 'frobnicate'; run 'deckctl --help' for usage"),
+        (["--verbose", "check", "x"], "deckctl: unknown option '--verbose'; run 'deckctl --help' for usage"),
+        (["--control"], "deckctl: --control needs a PATH (the host's control socket); run 'deckctl --help' for usage"),
+        (["check"], "deckctl: check needs at least one FILE; run 'deckctl check --help' for usage"),
+        (["check", "-q", "x.yaml"], "deckctl: check has no option '-q'; run 'deckctl check --help' for usage"),
+    ])
+    func usageErrorsExit2WithOneSentence(_ arguments: [String], _ message: String) {
+        let result = Self.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.err == [message])
+        #expect(result.out.isEmpty)
+    }
+
+    @Test(arguments: ["status", "show", "profiles", "use", "set", "clear", "move", "press", "lock", "unlock", "reload",
+                      "snapshots", "restore", "export", "pair", "unpair", "devices", "watch"])
+    func hostCommandsSayTheyAreNotAvailableYet(_ command: String) {
+        let result = Self.run(["--control", "/tmp/none.sock", command, "0"])
+        #expect(result.status == 2)
+        #expect(result.err.count == 1 && result.err[0].contains("'\(command)' is not available yet"))
+        let help = Self.run([command, "--help"])
+        #expect(help.status == 0 && help.out.joined().contains("Not available yet"))
+    }
+
+    @Test func helpListsEveryCommand() {
+        let result = Self.run(["--help"])
+        #expect(result.status == 0)
+        let text = result.out.joined(separator: "\n")
+        for command in ["status", "check", "watch", "export"] { #expect(text.contains("  \(command) ")) }
+        #expect(Self.run(["check", "--help"]).out.joined().contains("FILE:LINE:COLUMN"))
+    }
+
+    @Test func optionsEndAtDoubleDash() {
+        let result = Self.run(["check", "--", "-not-an-option.yaml"])
+        #expect(result.status == 65)
+        #expect(result.out == ["-not-an-option.yaml:1:1: cannot read the file: No such file or directory"])
+    }
+
+    /// The built executable, end to end: real process, real exit status.
+    @Test func theBuiltBinary() throws {
+        let deckctl = try BuiltProducts.path("deckctl")
+        let broken = try Self.spawn(deckctl, ["check", "unknown-key.yaml", "syntax.yaml"], in: Fixtures.directory.path)
+        #expect(broken.status == 65)
+        #expect(broken.out == (try Fixtures.expectedLines("unknown-key")) + (try Fixtures.expectedLines("syntax")))
+        let good = try Self.spawn(deckctl, ["check"] + Self.exampleLayouts, in: Fixtures.directory.path)
+        #expect(good.status == 0)
+        #expect(good.out == Self.exampleLayouts.map { "\($0): ok" })
+        let usage = try Self.spawn(deckctl, ["check"], in: Fixtures.directory.path)
+        #expect(usage.status == 2 && usage.out.isEmpty && usage.err.count == 1)
+    }
+
+    static func spawn(_ executable: String, _ arguments: [String], in directory: String) throws -> (status: Int32, out: [String], err: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = { (text: String) in text.split(separator: "\n").map(String.init) }
+        return (process.terminationStatus, lines(outText), lines(errText))
+    }
+}
+
+extension DeckctlCheckTests {
+    @Test func filesOfOneFolderSharingANameAreAProblem() throws {
+        let folder = try TemporaryDirectory(prefix: "profiles-check")
+        let first = folder.appending("desk.yaml").path, second = folder.appending("copy.yaml").path
+        try "pages: []\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "# a copy\nname: desk\npages: []\n".write(toFile: second, atomically: true, encoding: .utf8)
+        let result = Self.run(["check", first, second])
+        #expect(result.status == 65)
+        #expect(result.out == ["\(first): ok", "\(second):2:7: profile name 'desk' is already used by \(first); give one of them another name"])
+    }
+}

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "DeckGestureTraces", targets: ["DeckGestureTraces"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
+        .library(name: "DeckTransport", targets: ["DeckTransport"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -45,13 +46,17 @@ let package = Package(
         // MARK: Host modules
         .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
                 path: "Modules/DeckSnapshots", swiftSettings: strict),
+        // Linux sockets for the host and tools; no other deck module.
+        .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
+        .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
@@ -69,6 +74,8 @@ let package = Package(
         .testTarget(name: "DeckSnapshotsTests",
                     dependencies: ["DeckSnapshots", "DeckModel", "DeckTestSupport", "deck-snapshot-torture"],
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
+        .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
+                    path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ public final class EventLoop: Sendable {
     }
 
     let wakeFD: Int32
-    private let epollFD: Int32
+    let epollFD: Int32
     private let remote = Mutex(Remote())
     /// `pthread_self()` of the thread inside `run`, 0 when none.
     private let loopThread = Atomic<UInt>(0)
@@ -116,6 +116,7 @@ public final class EventLoop: Sendable {
             let deadline = state.timers.nextDeadline()
             let timeout = deadline == nil ? -1 : Sys.millisecondsUntil(deadline, now: Sys.now())
             let count = epoll_wait(epollFD, events, Int32(capacity), timeout)
+            state.wakeUps &+= 1
             if count < 0 {
                 if errno == EINTR { continue }
                 // Only EBADF/EFAULT/EINVAL remain, none possible with our own
@@ -135,15 +136,18 @@ public final class EventLoop: Sendable {
         finish(state)
     }
 
-    /// Makes a loop and runs it on a new thread named `name`.
+    /// Makes a loop and runs it on a new thread named `name`; returns once
+    /// the loop is running on it.
     public static func spawn(name: String = "deck-event-loop") throws(TransportError) -> EventLoop {
         let loop = try EventLoop()
+        let running = DispatchSemaphore(value: 0)
         let thread = Thread {
-            // A fresh loop with an empty setup cannot fail to run.
-            try? loop.run()
+            // A fresh loop that no one else can reach yet cannot fail to run.
+            try? loop.run { running.signal() }
         }
         thread.name = name
         thread.start()
+        running.wait()
         return loop
     }
 

@@ -17,10 +17,10 @@ public final class Listener {
     public let handler: any ConnectionHandler
 
     let loop: EventLoop
-    private let fileDescriptor: Int32
+    let fileDescriptor: Int32
     private var token: UInt64 = 0
     private var listening = true
-    private var unixSocket: UnixSocketFile?
+    private(set) var unixSocket: UnixSocketFile?
     private var pauseTimer: LoopTimer?
     private(set) var activeCount = 0
     private var rejectingCount = 0

@@ -27,6 +27,8 @@ final class LoopState {
     var localTasks: [() -> Void] = []
     /// Connections with output to write before the loop waits again.
     var needsFlush: [Connection] = []
+    /// Returns from `epoll_wait` so far (tests check that an idle loop stays asleep).
+    var wakeUps: UInt64 = 0
     /// Set once `stop` has been seen; nothing new may be registered.
     var stopping = false
     /// The read buffer every connection reads into; lines are copied out of

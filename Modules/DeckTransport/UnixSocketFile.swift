@@ -19,7 +19,7 @@ final class UnixSocketFile {
     let path: String
     private let device: UInt64
     private let inode: UInt64
-    private var lockFD: Int32
+    private(set) var lockFD: Int32
 
     private init(path: String, device: UInt64, inode: UInt64, lockFD: Int32) {
         self.path = path

@@ -29,8 +29,8 @@ final class EventLog: Sendable {
         let deadline = DispatchTime.now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
             + Int(timeout.components.attoseconds / 1_000_000_000))
         while true {
-            if events.withLock({ predicate($0) }) { return true }
-            if changed.wait(timeout: deadline) == .timedOut { return events.withLock { predicate($0) } }
+            if predicate(all) { return true }
+            if changed.wait(timeout: deadline) == .timedOut { return predicate(all) }
         }
     }
 

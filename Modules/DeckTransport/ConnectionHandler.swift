@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Data without the rest of Foundation (about 7 MB less resident memory)
+#else
 import Foundation
+#endif
+import Glibc
 
 /// What the layer above (the host) is told about the connections of a
 /// listener. Every method is called on the event loop's thread.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Data without the rest of Foundation (about 7 MB less resident memory)
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Splits a byte stream into LF-terminated lines and enforces the line limit.
 ///

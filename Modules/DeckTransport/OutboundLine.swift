@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Data without the rest of Foundation (about 7 MB less resident memory)
+#else
 import Foundation
+#endif
+import Glibc
 
 /// One complete line to send, LF included, in an immutable buffer that any
 /// number of connections can queue at once.

@@ -17,9 +17,9 @@ import Synchronization
 /// When there is nothing to do the loop sleeps in `epoll_wait` with no
 /// timeout at all; it wakes only for I/O, a due timer or handed-over work.
 public final class EventLoop: Sendable {
-    private enum Phase { case idle, running, stopped }
+    enum Phase { case idle, running, stopped }
 
-    private struct Remote {
+    struct Remote {
         var phase = Phase.idle
         var tasks: [@Sendable () -> Void] = []
         var wakePending = false
@@ -29,7 +29,7 @@ public final class EventLoop: Sendable {
 
     let wakeFD: Int32
     let epollFD: Int32
-    private let remote = Mutex(Remote())
+    let remote = Mutex(Remote())
     /// `pthread_self()` of the thread inside `run`, 0 when none.
     private let loopThread = Atomic<UInt>(0)
     private let stateBox: StateBox
@@ -57,7 +57,7 @@ public final class EventLoop: Sendable {
         self.epollFD = epollFD
         self.wakeFD = wakeFD
         stateBox = StateBox(LoopState(epollFD: epollFD))
-        stateBox.state.timers.checkThread = { [unowned self] in self.preconditionInLoop() }
+        stateBox.state.timers.checkThread = { [weak self] in self?.preconditionInLoop() }
     }
 
     deinit {
@@ -136,46 +136,6 @@ public final class EventLoop: Sendable {
         finish(state)
     }
 
-    /// Makes a loop and runs it on a new thread named `name`; returns once
-    /// the loop is running on it.
-    public static func spawn(name: String = "deck-event-loop") throws(TransportError) -> EventLoop {
-        let loop = try EventLoop()
-        let running = DispatchSemaphore(value: 0)
-        try startThread(named: name) {
-            // A fresh loop that no one else can reach yet cannot fail to run.
-            try? loop.run { running.signal() }
-        }
-        running.wait()
-        return loop
-    }
-
-    /// Starts a detached POSIX thread running `body` (Foundation's Thread is
-    /// avoided: the module needs only FoundationEssentials).
-    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(TransportError) {
-        final class Start: Sendable {
-            let name: String
-            let body: @Sendable () -> Void
-            init(name: String, body: @escaping @Sendable () -> Void) {
-                self.name = name
-                self.body = body
-            }
-        }
-        let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            _ = deck_set_thread_name(start.name)
-            start.body()
-            return nil
-        }, start)
-        if result != 0 {
-            Unmanaged<Start>.fromOpaque(start).release()
-            throw .system(operation: "start the event loop's thread", errno: result)
-        }
-        pthread_detach(thread)
-    }
-
     private func dispatch(_ event: epoll_event, _ state: LoopState) {
         let token = event.data.u64
         if token == LoopState.wakeToken {
@@ -236,71 +196,6 @@ public final class EventLoop: Sendable {
         loopThread.store(0, ordering: .releasing)
         for waiter in waiters { waiter.signal() }
     }
-
-    // MARK: from any thread
-
-    /// Runs `work` on the loop's thread soon, in the order handed over.
-    /// Returns false (and drops `work`) when the loop has stopped.
-    @discardableResult
-    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let (accepted, wake) = remote.withLock { remote -> (Bool, Bool) in
-            guard remote.phase != .stopped else { return (false, false) }
-            remote.tasks.append(work)
-            if remote.wakePending { return (true, false) }
-            remote.wakePending = true
-            return (true, true)
-        }
-        if wake { wakeUp() }
-        return accepted
-    }
-
-    /// Asks the loop to stop: it closes every listener (removing Unix socket
-    /// files), connection (each handler hears ``CloseReason/loopStopped``)
-    /// and watch, then `run` returns. Returns at once; see ``waitUntilStopped()``.
-    public func stop() {
-        let wake = remote.withLock { remote -> Bool in
-            remote.stopRequested = true
-            if remote.wakePending || remote.phase == .stopped { return false }
-            remote.wakePending = true
-            return true
-        }
-        if wake { wakeUp() }
-    }
-
-    /// Blocks until the loop has stopped. Never call it on the loop's thread.
-    public func waitUntilStopped() {
-        precondition(!inEventLoop, "DeckTransport: waitUntilStopped() on the loop's own thread would wait forever")
-        let semaphore = DispatchSemaphore(value: 0)
-        let stopped = remote.withLock { remote -> Bool in
-            if remote.phase == .stopped { return true }
-            remote.stopWaiters.append(semaphore)
-            return false
-        }
-        if !stopped { semaphore.wait() }
-    }
-
-    /// Runs `body` on the loop's thread and waits for its result (runs it
-    /// directly when already there). Throws ``TransportError/loopStopped``
-    /// when the loop no longer takes work.
-    public func sync<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        if inEventLoop { return try body() }
-        let handoff = Handoff<T>()
-        guard execute({ handoff.complete(Result { try body() }) }) else { throw TransportError.loopStopped }
-        return try handoff.wait().get()
-    }
-
-    /// Runs `body` on the loop's thread and returns its result to the awaiting task.
-    public func submit<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let accepted = execute { continuation.resume(with: Result { try body() }) }
-            if !accepted { continuation.resume(throwing: TransportError.loopStopped) }
-        }
-    }
-
-    private func wakeUp() {
-        var one: UInt64 = 1
-        _ = Sys.retrying { write(wakeFD, &one, MemoryLayout<UInt64>.size) }
-    }
 }
 
 /// Holds the loop state inside the `Sendable` loop.
@@ -310,20 +205,4 @@ private final class StateBox: @unchecked Sendable {
     // or after the loop has finished (deinit), when no other thread can.
     let state: LoopState
     init(_ state: LoopState) { self.state = state }
-}
-
-/// A one-shot result passed from the loop to a thread blocked in `sync`.
-private final class Handoff<T: Sendable>: Sendable {
-    private let result = Mutex<Result<T, any Error>?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
-
-    func complete(_ value: Result<T, any Error>) {
-        result.withLock { $0 = value }
-        ready.signal()
-    }
-
-    func wait() -> Result<T, any Error> {
-        ready.wait()
-        return result.withLock { $0 } ?? .failure(TransportError.loopStopped)
-    }
 }

@@ -9,9 +9,9 @@ extension EventLoop {
     ///   (read the real one from ``Listener/address``). `[::]` serves IPv6 and
     ///   IPv4 (dual stack); a specific IPv6 address serves IPv6 only.
     /// - Unix (`.unix`): the socket file is made mode 0600 inside a folder
-    ///   that must be private (see ``UnixSocketFile`` rules in docs/transport.md):
-    ///   a missing folder is created 0700; an existing one must belong to this
-    ///   user and be closed to group and others. A socket file left by a
+    ///   that must be private (the rules are in docs/transport.md): a missing
+    ///   folder is created 0700; an existing one must be a real folder that
+    ///   belongs to this user and is closed to group and others. A socket file left by a
     ///   crashed process is replaced; one a live process serves is left alone
     ///   and ``TransportError/anotherHostListening(path:)`` is thrown.
     public func listen(on endpoint: Endpoint, limits: ConnectionLimits = ConnectionLimits(),

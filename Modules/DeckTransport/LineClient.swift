@@ -52,15 +52,18 @@ public final class LineClient {
         chunk.deallocate()
     }
 
-    /// Sends `line` (without LF; the LF is added) in full.
+    /// Sends one line in full, given with or without its final LF (added
+    /// when missing), so `ClientMessage.line()` can be passed as it is. An LF
+    /// before the end is refused with ``TransportError/lineContainsNewline``.
     public func send(_ line: some Collection<UInt8>, timeout: Duration = .seconds(5)) throws(TransportError) {
         var bytes = Array(line)
-        if bytes.contains(UInt8(ascii: "\n")) { throw .lineContainsNewline }
-        bytes.append(UInt8(ascii: "\n"))
+        if bytes.last == 0x0A { bytes.removeLast() }
+        if bytes.contains(0x0A) { throw .lineContainsNewline }
+        bytes.append(0x0A)
         try write(bytes, timeout: timeout)
     }
 
-    /// Sends the text `line` (without LF; the LF is added) in full.
+    /// Sends the text `line` in full (with or without its final LF).
     public func send(_ line: String, timeout: Duration = .seconds(5)) throws(TransportError) {
         try send(line.utf8, timeout: timeout)
     }

@@ -20,27 +20,31 @@ public final class OutboundLine: @unchecked Sendable {
     /// The line's size in bytes, its LF included.
     public var count: Int { bytes.count }
 
-    /// Copies `content` (the line without its LF) and appends the LF.
-    /// Throws ``TransportError/lineContainsNewline`` when `content` holds a
-    /// line feed, which would split it into several lines on the wire.
+    /// Copies one complete line, given with or without its final LF (the
+    /// LF is added when missing), so an encoder's output such as
+    /// DeckProtocol's `HostMessage.line()` can be passed as it is. Throws
+    /// ``TransportError/lineContainsNewline`` when an LF appears anywhere
+    /// before the end: it would arrive as several lines.
     public init(_ content: some Collection<UInt8>) throws(TransportError) {
-        let size = content.count + 1
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        let given = content.count
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: given + 1, alignment: 1)
         let copied: Void? = content.withContiguousStorageIfAvailable { source in
             storage.copyMemory(from: UnsafeRawBufferPointer(source))
         }
         if copied == nil {
             _ = storage.initializeMemory(as: UInt8.self, from: content)
         }
-        storage[size - 1] = UInt8(ascii: "\n")
+        let size = given > 0 && storage[given - 1] == 0x0A ? given : given + 1
+        storage[size - 1] = 0x0A
         if size > 1, let base = storage.baseAddress, memchr(base, 0x0A, size - 1) != nil {
             storage.deallocate()
             throw .lineContainsNewline
         }
-        bytes = UnsafeRawBufferPointer(storage)
+        // Same base address as the allocation, so `deinit` frees all of it.
+        bytes = UnsafeRawBufferPointer(rebasing: storage[0..<size])
     }
 
-    /// The line `text` (UTF-8, without its LF).
+    /// The line `text` (UTF-8, with or without its final LF).
     public convenience init(_ text: String) throws(TransportError) {
         try self.init(text.utf8)
     }

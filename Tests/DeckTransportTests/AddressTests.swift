@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import DeckTransport
@@ -72,8 +73,13 @@ struct AddressTests {
         #expect(line.count == 14)
         #expect(line.data.last == 0x0A)
         #expect(try OutboundLine("").count == 1)
+        // An encoder's line that already ends in LF is taken as it is.
+        let encoded = try OutboundLine(Array("{\"type\":\"ok\"}\n".utf8))
+        #expect(encoded.data == line.data)
+        #expect(try OutboundLine("\n").count == 1)
         #expect(throws: TransportError.lineContainsNewline) { try OutboundLine("a\nb") }
-        #expect(throws: TransportError.lineContainsNewline) { try OutboundLine(Array("x\n".utf8)) }
+        #expect(throws: TransportError.lineContainsNewline) { try OutboundLine(Array("x\n\n".utf8)) }
+        #expect(throws: TransportError.lineContainsNewline) { try OutboundLine(Data("\nx".utf8)) }
     }
 
     @Test func errorsAreSentences() {

@@ -109,6 +109,10 @@ struct SocketTests {
         try client.send(String(repeating: "l", count: 100_000))
         #expect(throws: TransportError.lineTooLong(limit: 1000)) { _ = try client.readLine() }
         #expect(throws: TransportError.lineContainsNewline) { try client.send("two\nlines") }
+        // Nothing was lost: with a larger limit the same line reads whole.
+        client.maxLineBytes = 1 << 20
+        #expect(try client.readLine().count == 100_000)
+        #expect(try client.roundTrip("with its LF\n") == "with its LF")
     }
 
     @Test func clientSeesTheServerCloseAsClosed() throws {

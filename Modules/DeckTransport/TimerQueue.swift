@@ -68,7 +68,7 @@ final class TimerQueue {
     }
 
     /// Fires every timer whose deadline is at or before `now`, earliest first.
-    /// Timers scheduled by those actions wait for the next round.
+    /// A timer that an action schedules for later than `now` waits for the next round.
     func fireDue(now: UInt64) {
         while let deadline = nextDeadline(), deadline <= now {
             let timer = heap[0]

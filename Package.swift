@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "DeckControl", targets: ["DeckControl"]),
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
+        .library(name: "DeckTransport", targets: ["DeckTransport"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -46,12 +47,16 @@ let package = Package(
                 path: "Modules/DeckProfiles", swiftSettings: strict),
         .target(name: "DeckControl", dependencies: ["DeckProfiles"],
                 path: "Modules/DeckControl", swiftSettings: strict),
+        // Linux sockets for the host and tools; no other deck module.
+        .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
+        .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
         // MARK: Apps (thin mains over a module)
         .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
@@ -80,6 +85,8 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
+                    path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

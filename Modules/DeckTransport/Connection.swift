@@ -1,0 +1,256 @@
+internal import CLinux
+import Glibc
+
+/// One accepted client connection. Use it only on the loop's thread (see
+/// ``EventLoop``); the listener's ``ConnectionHandler`` hears its lines and its end.
+public final class Connection {
+    /// Unique within the loop; handy as a dictionary key off the loop.
+    public let id: ConnectionID
+    /// Where the client connects from (for Unix-domain clients: the socket path).
+    public let peer: SocketAddress
+    /// The listener that accepted it.
+    public let listener: Listener
+
+    let loop: EventLoop
+    let fileDescriptor: Int32
+    /// A refused connection being sent its `busy` line: never shown to the handler.
+    let isRejection: Bool
+    var token: UInt64 = 0
+    var lifecycle = ConnectionLifecycle()
+    var framer: LineFramer
+    var output = OutputQueue()
+    var readPaused = false
+    var inputEnded = false
+    var writeBlocked = false
+    var flushScheduled = false
+    var established = false
+    var interest: UInt32 = 0
+    var establishTimer: LoopTimer?
+    var closeTimer: LoopTimer?
+
+    init(fileDescriptor: Int32, peer: SocketAddress, listener: Listener, id: ConnectionID, isRejection: Bool) {
+        self.fileDescriptor = fileDescriptor
+        self.peer = peer
+        self.listener = listener
+        self.loop = listener.loop
+        self.id = id
+        self.isRejection = isRejection
+        framer = LineFramer(maxLineBytes: listener.limits.maxLineBytes)
+    }
+
+    var limits: ConnectionLimits { listener.limits }
+
+    // MARK: public API (loop thread only)
+
+    /// Whether lines are still delivered and sends accepted (false from the
+    /// moment a close starts, whoever started it).
+    public var isOpen: Bool {
+        loop.preconditionInLoop()
+        return lifecycle.isOpen
+    }
+
+    /// Whether ``markEstablished()`` was called.
+    public var isEstablished: Bool {
+        loop.preconditionInLoop()
+        return established
+    }
+
+    /// Bytes queued in the process that the kernel has not taken yet.
+    public var queuedOutputBytes: Int {
+        loop.preconditionInLoop()
+        return output.pendingBytes
+    }
+
+    /// Queues one line. The line object is shared, not copied: send the same
+    /// ``OutboundLine`` to every client of a broadcast. Output is written when
+    /// the loop finishes its current turn (several lines go out in one
+    /// `sendmsg`). Returns false, sending nothing, once the connection is
+    /// closing; also false when this line pushed a peer that does not read
+    /// past ``ConnectionLimits/maxQueuedOutputBytes`` and it was closed.
+    @discardableResult
+    public func send(_ line: OutboundLine) -> Bool {
+        loop.preconditionInLoop()
+        guard lifecycle.isOpen else { return false }
+        output.append(line)
+        if writeBlocked {
+            // The peer is not reading: check the limit now rather than let
+            // the queue grow until the kernel wants more.
+            if output.pendingBytes > limits.maxQueuedOutputBytes {
+                apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
+            }
+        } else {
+            scheduleFlush()
+        }
+        return lifecycle.isOpen
+    }
+
+    /// Marks the handshake done, which stops the establish timeout.
+    public func markEstablished() {
+        loop.preconditionInLoop()
+        established = true
+        establishTimer?.cancel()
+        establishTimer = nil
+    }
+
+    /// Stops delivering lines (and reading the socket, so the client is held
+    /// back by TCP) until ``resumeReading()``. Lines already read are kept.
+    public func pauseReading() {
+        loop.preconditionInLoop()
+        guard lifecycle.isOpen, !readPaused else { return }
+        readPaused = true
+        updateInterest()
+    }
+
+    /// Delivers lines again: first those kept while paused (on the next loop
+    /// turn, never from inside this call), then new input.
+    public func resumeReading() {
+        loop.preconditionInLoop()
+        guard readPaused else { return }
+        readPaused = false
+        guard lifecycle.isOpen else { return }
+        if framer.holdsCompleteLines {
+            loop.state.localTasks.append { [self] in deliverHeldLines() }
+        } else {
+            updateInterest()
+        }
+    }
+
+    /// Whether reading is paused.
+    public var isReadingPaused: Bool {
+        loop.preconditionInLoop()
+        return readPaused
+    }
+
+    /// Closes now; queued output is dropped.
+    public func close() {
+        loop.preconditionInLoop()
+        apply(lifecycle.close(.closedByHost, afterFlush: false, outputPending: !output.isEmpty))
+    }
+
+    /// Stops delivering lines and accepting sends, writes what is queued
+    /// (e.g. an `error` line sent just before), then closes — within
+    /// ``ConnectionLimits/closeTimeout`` even if the peer does not read.
+    public func closeAfterFlush() {
+        loop.preconditionInLoop()
+        apply(lifecycle.close(.closedByHost, afterFlush: true, outputPending: !output.isEmpty))
+    }
+
+    // MARK: internals
+
+    /// Registers the socket and starts the establish timer.
+    func start() throws(TransportError) {
+        interest = EpollBits.readable
+        token = try loop.state.register(fileDescriptor, events: interest, .connection(self), what: "a connection")
+        if !isRejection, let timeout = limits.establishTimeout {
+            establishTimer = loop.schedule(after: timeout) { [self] in establishTimedOut(timeout) }
+        }
+    }
+
+    /// Performs what a lifecycle transition asks for.
+    func apply(_ transition: ConnectionLifecycle.Transition) {
+        if let reason = transition.notify {
+            establishTimer?.cancel()
+            establishTimer = nil
+            framer.reset()
+            if !isRejection {
+                let handler = listener.handler
+                loop.state.localTasks.append { [self] in handler.connectionClosed(self, reason: reason) }
+            }
+        }
+        switch transition.action {
+        case .none:
+            break
+        case .closeNow:
+            closeDescriptor()
+            return
+        case .flushThenClose:
+            startCloseTimer()
+            scheduleFlush()
+        case .shutDownAndLinger:
+            _ = shutdown(fileDescriptor, Int32(SHUT_WR))
+            startCloseTimer()
+        }
+        updateInterest()
+    }
+
+    /// Best effort for a stopping loop: one write attempt, then close.
+    func closeForStop() {
+        if !lifecycle.isClosed && !output.isEmpty { flush() }
+        apply(lifecycle.fail(.loopStopped))
+    }
+
+    private func establishTimedOut(_ timeout: Duration) {
+        establishTimer = nil
+        guard lifecycle.isOpen, !established else { return }
+        if let reply = limits.establishTimeoutReply { output.append(reply) }
+        apply(lifecycle.close(.notEstablished(timeout: timeout), afterFlush: true, outputPending: !output.isEmpty))
+    }
+
+    private func startCloseTimer() {
+        guard closeTimer == nil else { return }
+        closeTimer = loop.schedule(after: limits.closeTimeout) { [self] in
+            closeTimer = nil
+            apply(lifecycle.fail(.closedByHost))
+        }
+    }
+
+    private func closeDescriptor() {
+        establishTimer?.cancel()
+        establishTimer = nil
+        closeTimer?.cancel()
+        closeTimer = nil
+        loop.state.unregister(fileDescriptor, token: token)
+        Sys.close(fileDescriptor)
+        output.removeAll()
+        framer.reset()
+        listener.connectionFinished(self)
+    }
+
+    /// Whether the socket should be polled for input: always while closing
+    /// (input is read and dropped so the final close sends FIN, not RST),
+    /// otherwise unless paused or holding undelivered lines.
+    var wantsRead: Bool {
+        if inputEnded { return false }
+        if lifecycle.isClosing { return true }
+        return !readPaused && !framer.holdsCompleteLines
+    }
+
+    func updateInterest() {
+        guard !lifecycle.isClosed else { return }
+        let wanted = (wantsRead ? EpollBits.readable : 0) | (writeBlocked ? EpollBits.writable : 0)
+        if wanted != interest {
+            interest = wanted
+            loop.state.modify(fileDescriptor, token: token, events: wanted)
+        }
+    }
+
+    /// Handles what epoll reported for this socket.
+    func handle(events: UInt32) {
+        if lifecycle.isClosed { return }
+        if events & (EpollBits.readable | EpollBits.hangup | EpollBits.error) != 0 && wantsRead {
+            readAvailable()
+        }
+        if lifecycle.isClosed { return }
+        if events & EpollBits.writable != 0 { flush() }
+        if lifecycle.isClosed { return }
+        if events & EpollBits.error != 0 {
+            apply(lifecycle.fail(.socketError(errno: pendingSocketError())))
+        } else if events & EpollBits.hangup != 0 {
+            // Both directions are shut (the peer is gone): nothing more can be sent.
+            apply(lifecycle.fail(.peerClosed))
+        }
+    }
+
+    private func pendingSocketError() -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fileDescriptor, SOL_SOCKET, SO_ERROR, &code, &length)
+        return code == 0 ? ECONNRESET : code
+    }
+
+    func scheduleFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        loop.state.needsFlush.append(self)
+    }
+}

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "LockGate", targets: ["LockGate"]),
         .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
         .library(name: "DeckProfiles", targets: ["DeckProfiles"]),
+        .library(name: "DeckCommandLine", targets: ["DeckCommandLine"]),
         .library(name: "DeckControl", targets: ["DeckControl"]),
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
@@ -45,8 +46,13 @@ let package = Package(
                 path: "Modules/DeckSnapshots", swiftSettings: strict),
         .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
                 path: "Modules/DeckProfiles", swiftSettings: strict),
-        .target(name: "DeckControl", dependencies: ["DeckProfiles"],
+        // deckctl's logic: the control-socket client, show's grid, watch, check.
+        .target(name: "DeckControl",
+                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport"],
                 path: "Modules/DeckControl", swiftSettings: strict),
+
+        // MARK: Command-line tools (no deck module; the parser both deckd and deckctl use)
+        .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
 
@@ -85,6 +91,11 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"],
+                    path: "Tests/DeckCommandLineTests", swiftSettings: strict),
+        .testTarget(name: "DeckControlTests",
+                    dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckTestSupport", "deckctl"],
+                    path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

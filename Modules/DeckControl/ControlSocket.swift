@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the host's control socket is, by the same rule deckd uses (CLI.md):
+/// `$XDG_RUNTIME_DIR/deckd/control.sock` when `XDG_RUNTIME_DIR` is set to an
+/// absolute path, else `/tmp/deckd-UID/control.sock`.
+public enum ControlSocket {
+    /// The default path for a user with these environment variables.
+    ///
+    /// An empty or relative `XDG_RUNTIME_DIR` is ignored, as the XDG base
+    /// directory specification says to ignore relative paths.
+    public static func defaultPath(environment: [String: String], userID: UInt32) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            let folder = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
+            return folder + "/deckd/control.sock"
+        }
+        return "/tmp/deckd-\(userID)/control.sock"
+    }
+
+    /// The default path for this process.
+    public static var defaultPath: String {
+        defaultPath(environment: ProcessEnvironment.variables, userID: getuid())
+    }
+}
+
+/// The process's environment variables, read without Foundation.
+enum ProcessEnvironment {
+    static var variables: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+}

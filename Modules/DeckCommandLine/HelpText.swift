@@ -88,11 +88,17 @@ public enum HelpText {
 /// Word wrapping for help text (counted in characters: help is ASCII).
 package enum TextWrap {
     /// `text` wrapped to `width`, every line indented by `indent` spaces. A
-    /// word longer than a line stays whole. Line breaks in `text` are kept.
+    /// word longer than a line stays whole. Line breaks in `text` are kept,
+    /// and so is the spacing of a line that fits as it is.
     package static func wrap(_ text: String, width: Int, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
         var lines: [String] = []
         for paragraphLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            // A line that fits keeps its own spacing (aligned columns in notes).
+            if indent + paragraphLine.count <= width {
+                lines.append(paragraphLine.isEmpty ? "" : pad + paragraphLine)
+                continue
+            }
             var current = pad
             for word in paragraphLine.split(separator: " ") {
                 if current.count > indent && current.count + 1 + word.count > width {

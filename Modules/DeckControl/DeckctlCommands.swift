@@ -164,7 +164,7 @@ enum DeckctlCommands {
             """,
         arguments: [files],
         examples: [Example("deckctl check ~/.config/deckd/layouts/*.yaml", "check every profile before deckd reads it")],
-        notes: [("exit status", "0 every file is good, 65 some file has a problem, 2 usage")])
+        notes: [("exit status", "0   every file is good\n65  some file has a problem\n2   usage: a wrong command line")])
 
     static let shell = Argument<String>("SHELL", help: "the shell: bash", completion: .words(["bash"]),
                                         validate: { $0 == "bash" ? nil : "must be bash, the one shell deckctl writes completion for" })
@@ -183,8 +183,11 @@ enum DeckctlCommands {
         subcommands: [status, show, profiles, use, SetCommand.spec, clear, move, press, lock, unlock, reload,
                       snapshots, restore, export, pair, unpair, devices, watch, check, completion],
         notes: [("exit status", """
-            0 done, 1 the host refused (its error code and message on standard error), 2 usage, \
-            3 no host answering on the control socket, 65 check found problems
+            0   done
+            1   the host refused (its error code and message on standard error)
+            2   usage: a wrong command line
+            3   no host answering on the control socket
+            65  check found problems
             """)])
 
     static let parser = CommandLineParser(root)

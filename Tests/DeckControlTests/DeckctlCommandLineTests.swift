@@ -35,7 +35,7 @@ struct DeckctlCommandLineTests {
         let root = DeckctlRun(["--help"])
         #expect(root.status == 0 && root.err.isEmpty)
         for name in Self.commands { #expect(root.text.contains("\n  \(name) "), "\(name)") }
-        #expect(root.text.contains("3 no host answering on the control socket"))
+        #expect(root.text.contains("  3   no host answering on the control socket\n"))
         for name in Self.commands {
             for arguments in [[name, "--help"], ["help", name], [name, "-h"]] {
                 let help = DeckctlRun(arguments)

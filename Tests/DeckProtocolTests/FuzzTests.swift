@@ -1,7 +1,6 @@
 import DeckProtocol
 import DeckTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Hostile and broken lines, from a fixed seed: no decoder may trap, every
@@ -112,32 +111,15 @@ struct FuzzTests {
             + Array(repeating: UInt8(ascii: "["), count: nesting) + Array(repeating: UInt8(ascii: "]"), count: nesting)
             + Array("}}}}".utf8)
         let tooDeep = Array(#"{"x":"#.utf8) + Array(repeating: UInt8(ascii: "["), count: 100_000)
-        let results = try Self.onSmallStack { () -> (ClientMessage?, ProtocolError?) in
+        let results = try #require(onSmallStack { () -> (ClientMessage?, ProtocolError?) in
             let message = try? ClientMessage.decode(deepest)
             let again = message.flatMap { try? ClientMessage.decode($0.line()) }
             let refused = clientResult(tooDeep).failure
             return (again == message ? message : nil, refused)
-        }
+        })
         #expect(results.0?.kind == .setButton, "the deepest allowed message round-trips")
         #expect(results.1?.code == .malformed)
     }
-
-    /// Runs `body` on a new thread with a 256 KiB stack and waits for it.
-    private static func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) throws -> T {
-        let result = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let value = body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        thread.stackSize = 256 * 1024
-        thread.start()
-        guard done.wait(timeout: .now() + 60) == .success else { throw SmallStackTimeout() }
-        return try #require(result.withLock { $0 })
-    }
-
-    private struct SmallStackTimeout: Error {}
 
     @Test func invalidUTF8InEveryString() {
         var rng = SeededGenerator(seed: 8)

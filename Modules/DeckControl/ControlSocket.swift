@@ -1,3 +1,4 @@
+import DeckCommandLine
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,21 +22,5 @@ public enum ControlSocket {
     /// The default path for this process.
     public static var defaultPath: String {
         defaultPath(environment: ProcessEnvironment.variables, userID: getuid())
-    }
-}
-
-/// The process's environment variables, read without Foundation.
-enum ProcessEnvironment {
-    static var variables: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return result
     }
 }

@@ -9,11 +9,10 @@ public enum Synopsis {
         guard let command = path.last else { return [] }
         let names = path.map(\.name).joined(separator: " ")
         if path.count == 1 {
-            let options = command.options.filter { !$0.isHidden && $0.onlyWith == nil }
-            var pieces = [names] + options.flatMap { fragment($0, in: command, optional: !$0.isRequired) }
+            // The tool itself: its (global) options come before the command.
+            var pieces = [names] + optionPieces(of: command)
             if !command.subcommands.isEmpty { pieces += ["COMMAND", "[ARGS]"] }
-            pieces += command.arguments.map(\.synopsis)
-            return pieces
+            return pieces + command.arguments.map(\.synopsis)
         }
         return [names] + command.arguments.map(\.synopsis) + optionPieces(of: command)
     }

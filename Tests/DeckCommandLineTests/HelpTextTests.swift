@@ -97,3 +97,37 @@ struct HelpTextTests {
         #expect(TextWrap.paragraphs("one\ntwo\n\nthree", width: 80) == "one two\n\nthree")
     }
 }
+
+@Suite("A tool without subcommands")
+struct SingleCommandToolTests {
+    static let listen = Option<String>("listen", value: "HOST:PORT", help: "where to listen")
+    static let noTCP = Flag("no-tcp", help: "no TCP")
+    static let keep = Option<Int>("keep", value: "N", help: "how many", validate: { $0 >= 1 ? nil : "must be 1 or more" })
+    static let root = CommandSpec("daemon", summary: "a daemon", options: [listen, noTCP, keep],
+                                  groups: [OptionGroup(["listen", "no-tcp"], meaning: "where devices connect")])
+
+    @Test func synopsisKeepsGroupsTogether() {
+        #expect(Synopsis.line(of: [Self.root]) == "daemon [--listen HOST:PORT | --no-tcp] [--keep N]")
+    }
+
+    @Test func parsesOptionsAndRefusesArguments() throws {
+        guard case .run(let parsed) = try CommandLineParser(Self.root).parse(["--keep=3", "--no-tcp"]) else {
+            Issue.record("no command")
+            return
+        }
+        #expect(parsed[Self.keep] == 3 && parsed[Self.noTCP] && parsed[Self.listen] == nil && parsed.path == ["daemon"])
+        #expect(throws: CommandLineError("daemon takes no arguments, so 'x' is one too many", command: ["daemon"])) {
+            try CommandLineParser(Self.root).parse(["x"])
+        }
+        #expect(throws: CommandLineError("give only one of --listen and --no-tcp (where devices connect)", command: ["daemon"])) {
+            try CommandLineParser(Self.root).parse(["--listen", "a:1", "--no-tcp"])
+        }
+    }
+
+    @Test func helpHasNoCommandsSection() {
+        let help = HelpText.render([Self.root])
+        #expect(help.hasPrefix("usage: daemon [--listen HOST:PORT | --no-tcp] [--keep N]\n\nA daemon.\n\noptions:\n"))
+        #expect(!help.contains("commands:") && !help.contains("global options:"))
+        #expect(help.hasSuffix("\n  -h, --help              show this help"))
+    }
+}

@@ -72,7 +72,8 @@ let package = Package(
                           swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
+                path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],

@@ -83,9 +83,13 @@ struct Handshake {
         let level: Int
         do {
             (id, hello) = try ClientMessage.decodeHello(line)
-            level = try ProtocolLevel.negotiate(client: hello.protocolLevel)
         } catch {
             return .refuseAndClose(error, failedToken: false)
+        }
+        do {
+            level = try ProtocolLevel.negotiate(client: hello.protocolLevel)
+        } catch {
+            return .refuseAndClose(ProtocolError(error.code, error.message, id: id), failedToken: false)
         }
         if hello.device.isControl && !rules.isControlSocket {
             return .refuseAndClose(ProtocolError(.unauthorized,

@@ -12,6 +12,8 @@ struct ProfileResolution: Sendable {
     var resumed: DeckSnapshots.SnapshotInfo?
     /// Sentences for the log and `status` (a corrupt snapshot set aside, the file winning over edits).
     var notices: [String]
+    /// Newer snapshots were damaged and set aside, so an older one was resumed.
+    var fellBack = false
 }
 
 enum ProfileResolver {
@@ -29,7 +31,8 @@ enum ProfileResolver {
         if let file = catalog.profile(named: name) {
             let source = snapshotSource(of: file.fingerprint)
             if let snapshot = reading.snapshot, snapshot.info.source == source {
-                return ProfileResolution(layout: snapshot.layout, source: source, resumed: snapshot.info, notices: notices)
+                return ProfileResolution(layout: snapshot.layout, source: source, resumed: snapshot.info, notices: notices,
+                                         fellBack: !reading.notices.isEmpty)
             }
             if let snapshot = reading.snapshot {
                 notices.append("\(file.fingerprint.file) changed since the live layout of '\(name)' was saved "
@@ -41,7 +44,8 @@ enum ProfileResolver {
         if !brokenFiles(named: name, in: catalog).isEmpty {
             notices.append("the file of profile '\(name)' has problems; serving its newest snapshot (generation \(snapshot.info.generation))")
         }
-        return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, resumed: snapshot.info, notices: notices)
+        return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, resumed: snapshot.info, notices: notices,
+                                 fellBack: !reading.notices.isEmpty)
     }
 
     /// What a snapshot records as its source for a file as scanned.
@@ -106,8 +110,10 @@ struct StartupPlan: Sendable {
                 return StartupPlan(state: state, generation: nil, notices: notices)
             }
             let state = LiveState(profile: name, revision: highest + 1, layout: resolution.layout, source: resolution.source)
-            // A snapshot resumed under a newer revision is a switch of profile; anything else is the file's first load.
-            let reason = resolution.resumed == nil ? "load" : "useProfile"
+            // An older snapshot resumed because newer ones were damaged is a
+            // restore; one resumed under another profile's newer revision is a
+            // switch of profile; anything else is the file's first load.
+            let reason = resolution.resumed == nil ? "load" : resolution.fellBack ? "restore" : "useProfile"
             return StartupPlan(state: state, generation: state.snapshot(reason: reason), notices: notices)
         }
         if let explicit {

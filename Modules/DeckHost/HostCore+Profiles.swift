@@ -78,7 +78,7 @@ extension HostCore {
         if activeFile == nil {
             effects.append(.log(.warning, "profile '\(active)' has no file in \(folder.path) any more; its live layout stays"))
         } else if explicit {
-            effects.append(.log(.info, "reloaded the profiles; '\(active)' did not change, its live layout stays\(byline(requester))"))
+            effects.append(.log(.info, "reloaded the profiles\(byline(requester)); '\(active)' did not change, its live layout stays"))
         }
         submit(Outcome(effects))
     }

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
-// A device app's touch logic, reusing the deck's device modules and nothing
-// of the host: proof that DeckModel, DeckGeometry and DeckGestures stand on
-// their own. (DeckProtocol joins them once it exists.)
+// A device app's touch logic and wire messages, reusing the deck's device
+// modules and nothing of the host: proof that DeckModel, DeckGeometry,
+// DeckGestures and DeckProtocol stand on their own.
 import PackageDescription
 
 let package = Package(
@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "DeckModel", package: "deck"),
                 .product(name: "DeckGeometry", package: "deck"),
                 .product(name: "DeckGestures", package: "deck"),
+                .product(name: "DeckProtocol", package: "deck"),
             ],
             path: "Sources/DeviceApp",
             swiftSettings: [.treatAllWarnings(as: .error)]

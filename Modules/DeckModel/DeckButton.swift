@@ -44,9 +44,34 @@ public struct DeckButton: Hashable, Sendable {
             break
         case .profile(let profile):
             if profile.isEmpty { throw .invalidButton("button '\(name)': profile needs a name") }
-        case .plugin(let id, let command, _):
+        case .plugin(let id, let command, let settings):
             if id.isEmpty { throw .invalidButton("button '\(name)': plugin needs an id") }
             if command.isEmpty { throw .invalidButton("button '\(name)': plugin needs a command") }
+            if let settings, let problem = DeckValue.object(settings).settingsProblem(depth: 1) {
+                throw .invalidButton("button '\(name)': settings \(problem)")
+            }
         }
     }
+}
+
+extension DeckValue {
+    /// Why this value cannot be a plugin setting, or nil when it can: deeper
+    /// than ``DeckConstants/maximumSettingsDepth``, or a number that JSON
+    /// cannot carry (infinity, NaN).
+    package func settingsProblem(depth: Int) -> String? {
+        switch self {
+        case .double(let value) where !value.isFinite:
+            return "hold a number JSON cannot carry (\(value)); use a finite number"
+        case .array(let items):
+            guard depth <= DeckConstants.maximumSettingsDepth else { return Self.tooDeep }
+            return items.lazy.compactMap { $0.settingsProblem(depth: depth + 1) }.first
+        case .object(let members):
+            guard depth <= DeckConstants.maximumSettingsDepth else { return Self.tooDeep }
+            return members.values.lazy.compactMap { $0.settingsProblem(depth: depth + 1) }.first
+        default:
+            return nil
+        }
+    }
+
+    private static let tooDeep = "nest more than \(DeckConstants.maximumSettingsDepth) levels deep"
 }

@@ -7,4 +7,8 @@ public enum DeckConstants {
     public static let maximumSlotsPerPage = 256
     /// The largest number of pages a layout may hold, for the same reason.
     public static let maximumPages = 10_000
+    /// How deeply a plugin's settings may nest (a mapping inside a list is two
+    /// levels). A bound well under the protocol's line nesting limit, so every
+    /// layout the host accepts can also be sent to every device.
+    public static let maximumSettingsDepth = 16
 }

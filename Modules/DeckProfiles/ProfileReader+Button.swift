@@ -202,32 +202,40 @@ extension ProfileReader {
             report("settings must be a mapping, not \(node.kindDescription)", at: node)
             return nil
         }
-        return readObject(node)
+        return readObject(node, depth: 1)
     }
 
     /// Plugin settings are free-form: YAML 1.1 typing decides what each
     /// scalar is, keys are taken as text.
-    private mutating func readValue(_ node: YAMLNode) -> DeckValue {
+    private mutating func readValue(_ node: YAMLNode, depth: Int) -> DeckValue {
         switch node.kind {
         case .scalar:
             switch document.scalar(node) {
             case .success(.null): return .null
             case .success(.bool(let value)): return .bool(value)
             case .success(.int(let value)): return .int(value)
-            case .success(.double(let value)): return .double(value)
+            case .success(.double(let value)):
+                guard value.isFinite else {
+                    report("settings numbers must be finite: \(document.text(node)) cannot be sent to devices as JSON", at: node)
+                    return .null
+                }
+                return .double(value)
             case .success(.string(let value)): return .string(value)
             case .failure(let error):
                 report(error.description, at: node)
                 return .null
             }
-        case .sequence:
-            return .array((0..<document.count(node)).map { readValue(document.item(node, $0)) })
-        case .mapping:
-            return .object(readObject(node))
+        case .sequence, .mapping:
+            guard depth < DeckConstants.maximumSettingsDepth else {
+                report("settings nest more than \(DeckConstants.maximumSettingsDepth) levels deep", at: node)
+                return .null
+            }
+            if node.kind == .mapping { return .object(readObject(node, depth: depth + 1)) }
+            return .array((0..<document.count(node)).map { readValue(document.item(node, $0), depth: depth + 1) })
         }
     }
 
-    private mutating func readObject(_ node: YAMLNode) -> [String: DeckValue] {
+    private mutating func readObject(_ node: YAMLNode, depth: Int) -> [String: DeckValue] {
         var object: [String: DeckValue] = [:]
         for offset in 0..<document.count(node) {
             let (key, value) = document.pair(node, offset)
@@ -242,7 +250,7 @@ extension ProfileReader {
                 report("key '\(name)' is given twice (first at line \(first?.mark.line ?? key.mark.line))", at: key)
                 continue
             }
-            object[name] = readValue(value)
+            object[name] = readValue(value, depth: depth)
         }
         return object
     }

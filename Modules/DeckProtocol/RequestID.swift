@@ -1,3 +1,5 @@
+import DeckModel
+
 /// The `id` a client may put on a request: a JSON string or integer, echoed
 /// unchanged on the request's reply (PROTOCOL.md §1).
 public enum RequestID: Hashable, Sendable, CustomStringConvertible {
@@ -15,15 +17,10 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     /// Reads an id from a parsed value. `null` counts as no id; any other
     /// value that is not a string or an integer is unreadable (`.failure`).
     static func read(_ value: JSONValue?) -> Result<RequestID?, Unreadable> {
-        switch value {
-        case nil, .null?:
-            return .success(nil)
-        case .string(let text)?:
-            return .success(.string(text))
-        case let other?:
-            guard let number = other.intValue else { return .failure(Unreadable(typeName: other.typeName)) }
-            return .success(.int(number))
-        }
+        guard let value, !value.isNull else { return .success(nil) }
+        if let text = value.stringValue { return .success(.string(text)) }
+        guard let number = value.intValue else { return .failure(Unreadable(typeName: value.typeName)) }
+        return .success(.int(number))
     }
 
     /// An `id` that is neither a string nor an integer.

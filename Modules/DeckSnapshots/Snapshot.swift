@@ -33,7 +33,7 @@ public struct SnapshotSource: Hashable, Sendable {
 
 /// What the host hands the store to make one new generation: the live layout
 /// after a change and why it changed. The store assigns the generation number.
-public struct SnapshotEntry: Hashable, Sendable {
+public struct SnapshotEntry: Sendable {
     /// The profile the layout belongs to (any string; the store makes it a safe folder name).
     public var profile: String
     /// The host's revision of the live layout after this change (PROTOCOL.md §3).
@@ -46,6 +46,9 @@ public struct SnapshotEntry: Hashable, Sendable {
     public var layout: DeckLayout
     /// When the change happened; written in whole seconds, UTC.
     public var time: Date
+    /// The layout's JSON when the host has it already (it encodes each
+    /// revision once for its broadcasts); used only while it is `layout`'s.
+    package var encodedLayout: EncodedLayout?
 
     /// Describes one change of the live layout.
     public init(profile: String, revision: Int, reason: String, source: SnapshotSource?,
@@ -56,6 +59,33 @@ public struct SnapshotEntry: Hashable, Sendable {
         self.source = source
         self.layout = layout
         self.time = time
+    }
+
+    /// Describes one change of the live layout, whose JSON the caller has
+    /// already: the store writes those bytes instead of encoding it again.
+    package init(profile: String, revision: Int, reason: String, source: SnapshotSource?,
+                 layout encoded: EncodedLayout, time: Date = Date()) {
+        self.init(profile: profile, revision: revision, reason: reason, source: source, layout: encoded.layout, time: time)
+        encodedLayout = encoded
+    }
+}
+
+extension SnapshotEntry: Hashable {
+    /// Entries are equal when they describe the same change; the encoded
+    /// bytes are a cache of `layout` and do not count.
+    public static func == (lhs: SnapshotEntry, rhs: SnapshotEntry) -> Bool {
+        lhs.profile == rhs.profile && lhs.revision == rhs.revision && lhs.reason == rhs.reason
+            && lhs.source == rhs.source && lhs.layout == rhs.layout && lhs.time == rhs.time
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(profile)
+        hasher.combine(revision)
+        hasher.combine(reason)
+        hasher.combine(source)
+        hasher.combine(layout)
+        hasher.combine(time)
     }
 }
 

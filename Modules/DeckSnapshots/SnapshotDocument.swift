@@ -6,6 +6,24 @@ struct DocumentProblem: Error {
     var reason: String
 }
 
+extension DocumentProblem {
+    /// A codec error worded for a notice: `field 'layout.pages[0].buttons[2].name' is missing`.
+    init(_ error: JSONError) {
+        let field = error.dottedPath
+        switch error.problem {
+        case let .syntax(reason, offset):
+            self.init(reason: "its JSON does not parse (byte \(offset): \(reason))")
+        case .missing:
+            self.init(reason: "field '\(field)' is missing")
+        case let .wrongType(expected, got):
+            self.init(reason: field.isEmpty ? "it must be \(expected), not \(got)"
+                                            : "field '\(field)' has the wrong type (it must be \(expected), not \(got))")
+        case .malformed(let sentence), .invalid(let sentence):
+            self.init(reason: field.isEmpty ? sentence : "'\(field)' is invalid: \(sentence)")
+        }
+    }
+}
+
 /// Everything in a snapshot document but the layout.
 struct SnapshotHeader: Hashable {
     var profile: String
@@ -32,24 +50,39 @@ enum SnapshotDocument {
     /// What separates the header from the layout. A `"` inside a JSON string is
     /// always escaped, so these bytes cannot occur inside the header's strings.
     static let layoutMarker = Array(#","layout":"#.utf8)
+    /// How deep a document may nest: its own seven levels (document, layout,
+    /// pages, page, buttons, button, action), then 256 for plugin settings
+    /// (their object included) — far above any real setting, and a bound on
+    /// what a hostile file can make the reader do.
+    static let maximumDepth = 7 + 256
 
-    /// The document's JSON bytes: the header fields by hand, then the layout.
-    static func encode(_ header: SnapshotHeader, layout: DeckLayout) throws(SnapshotError) -> [UInt8] {
-        var json = LayoutJSONWriter(capacity: 512 + LayoutJSONWriter.estimatedSize(of: layout))
-        json.raw(#"{"format":"deck-snapshot","version":1,"profile":"#)
-        json.string(header.profile)
-        json.raw(#","generation":\#(header.generation),"revision":\#(header.revision),"time":""#)
-        json.raw(SnapshotTime.format(header.time) + #"","reason":"#)
-        json.string(header.reason)
+    /// The document's JSON bytes: the header fields, then the layout (copied
+    /// from `encoded` when that is its encoding). A number JSON cannot hold
+    /// is an error, never a silent `null` in a file the host resumes from.
+    static func encode(_ header: SnapshotHeader, layout: DeckLayout,
+                       reusing encoded: EncodedLayout? = nil) throws(SnapshotError) -> [UInt8] {
+        var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout)))
+        json.beginObject()
+        json.field("format", format)
+        json.field("version", version)
+        json.field("profile", header.profile)
+        json.field("generation", header.generation)
+        json.field("revision", header.revision)
+        json.field("time", SnapshotTime.format(header.time))
+        json.field("reason", header.reason)
         if let source = header.source {
-            json.raw(#","source":{"file":"#)
-            json.string(source.file)
-            json.raw(#","crc32":"\#(source.crc32Hex)","bytes":\#(source.bytes)}"#)
+            json.key("source")
+            json.beginObject()
+            json.field("file", source.file)
+            json.field("crc32", source.crc32Hex)
+            json.field("bytes", source.bytes)
+            json.endObject()
         }
-        json.raw(#","layout":"#)
-        try json.write(layout)
-        json.raw("}\n")
-        return json.bytes
+        json.key("layout")
+        json.write(layout, reusing: encoded)
+        json.endObject()
+        if let number = json.nonFiniteNumber { throw .encoding("\(number) cannot be written as JSON") }
+        return json.line()
     }
 
     /// Reads a whole document and checks it belongs where it was found.
@@ -76,77 +109,53 @@ enum SnapshotDocument {
         }
     }
 
-    /// Format and version are checked as soon as they are read (they come
-    /// first), so a newer or foreign document gets a sentence about that rather
-    /// than about some field deep inside its layout.
+    /// Format and version are checked first, so a newer or foreign document
+    /// gets a sentence about that rather than about some field deep inside
+    /// its layout.
     private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout?) {
-        try JSONReader.read(json) { reader throws(DocumentProblem) in
-            var format: String?
-            var version: Int?
-            var numbers: [String: Int] = [:]
-            var texts: [String: String] = [:]
-            var source: SnapshotSource?
-            var layout: DeckLayout?
-            try reader.object { reader, key throws(DocumentProblem) in
-                switch key {
-                case "format":
-                    let value = try reader.string()
-                    guard value == Self.format else {
-                        throw DocumentProblem(reason: "its format is \(SnapshotError.quoted(value)), not 'deck-snapshot'")
-                    }
-                    format = value
-                case "version":
-                    let value = try reader.int()
-                    guard value == Self.version else {
-                        throw DocumentProblem(reason: "it is version \(value) of the snapshot format; this deckd reads version 1")
-                    }
-                    version = value
-                case "generation", "revision": numbers[key] = try reader.int()
-                case "profile", "time", "reason": texts[key] = try reader.string()
-                case "source": source = reader.null() ? nil : try reader.source()
-                case "layout" where withLayout: layout = try reader.layout()
-                default: try reader.skip()
+        do throws(JSONError) {
+            return try JSONValue.read(json, maximumDepth: maximumDepth, noun: "the document") { root throws(JSONError) in
+                let fields = try JSONFieldReader(root, expected: "a JSON object")
+                let format = try fields.string("format")
+                guard format == Self.format else {
+                    throw .invalid("its format is \(SnapshotError.quoted(format)), not 'deck-snapshot'")
                 }
+                let version = try fields.int("version")
+                guard version == Self.version else {
+                    throw .invalid("it is version \(version) of the snapshot format; this deckd reads version 1")
+                }
+                let profile = try fields.string("profile")
+                let timeText = try fields.string("time")
+                let reason = try fields.string("reason")
+                let generation = try fields.int("generation")
+                let revision = try fields.int("revision")
+                guard let time = SnapshotTime.parse(timeText) else {
+                    throw .invalid("its time \(SnapshotError.quoted(timeText)) is not ISO 8601 UTC")
+                }
+                let source = try fields.decodeIfPresent("source") { value throws(JSONError) in try SnapshotSource(json: value) }
+                let header = SnapshotHeader(profile: profile, generation: generation, revision: revision, time: time,
+                                            reason: reason, source: source)
+                return (header, withLayout ? try fields.layout("layout") : nil)
             }
-            guard format != nil else { throw reader.missing("format") }
-            guard version != nil else { throw reader.missing("version") }
-            for key in ["profile", "time", "reason"] where texts[key] == nil { throw reader.missing(key) }
-            for key in ["generation", "revision"] where numbers[key] == nil { throw reader.missing(key) }
-            let timeText = texts["time"] ?? ""
-            guard let time = SnapshotTime.parse(timeText) else {
-                throw DocumentProblem(reason: "its time \(SnapshotError.quoted(timeText)) is not ISO 8601 UTC")
-            }
-            let header = SnapshotHeader(profile: texts["profile"] ?? "", generation: numbers["generation"] ?? 0,
-                                        revision: numbers["revision"] ?? 0, time: time,
-                                        reason: texts["reason"] ?? "", source: source)
-            return (header, layout)
+        } catch {
+            throw DocumentProblem(error)
         }
     }
 }
 
-extension JSONReader {
+extension SnapshotSource {
     /// `{"file","crc32":"%08x","bytes"}`.
-    fileprivate mutating func source() throws(DocumentProblem) -> SnapshotSource {
-        var file: String?
-        var crc: UInt32?
-        var bytes: Int?
-        try object { reader, key throws(DocumentProblem) in
-            switch key {
-            case "file": file = try reader.string()
-            case "bytes": bytes = try reader.int()
-            case "crc32":
-                let text = try reader.string()
-                guard text.utf8.count == 8, text.utf8.allSatisfy(\.isHexDigit), let value = UInt32(text, radix: 16) else {
-                    throw DocumentProblem(reason: "its source crc32 \(SnapshotError.quoted(text)) is not 8 hex digits")
-                }
-                crc = value
-            default: try reader.skip()
+    fileprivate init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: "an object with 'file', 'crc32' and 'bytes'")
+        let file = try fields.string("file")
+        let crc = try fields.decode("crc32", expected: "8 hex digits") { value throws(JSONError) in
+            let text = try JSONFieldReader.string(value)
+            guard text.utf8.count == 8, text.utf8.allSatisfy(\.isHexDigit), let crc = UInt32(text, radix: 16) else {
+                throw .invalid("\(SnapshotError.quoted(text)) is not 8 hex digits")
             }
+            return crc
         }
-        guard let file else { throw missing("file") }
-        guard let crc else { throw missing("crc32") }
-        guard let bytes else { throw missing("bytes") }
-        return SnapshotSource(file: file, crc32: crc, bytes: bytes)
+        self.init(file: file, crc32: crc, bytes: try fields.int("bytes"))
     }
 }
 

@@ -1,3 +1,4 @@
+import DeckModel
 import Foundation
 
 /// `STATE/last-profile.json`: which profile was live when the host last
@@ -7,20 +8,16 @@ enum LastProfileMarker {
     static let fileName = "last-profile.json"
 
     static func encode(_ profile: String) -> [UInt8] {
-        var json = LayoutJSONWriter()
-        json.raw(#"{"profile":"#)
-        json.string(profile)
-        json.raw("}\n")
-        return json.bytes
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("profile", profile)
+        json.endObject()
+        return json.line()
     }
 
     static func decode(_ bytes: [UInt8]) -> String? {
-        let profile = try? JSONReader.read(bytes) { reader throws(DocumentProblem) in
-            var profile: String?
-            try reader.object { reader, key throws(DocumentProblem) in
-                if key == "profile" { profile = try reader.string() } else { try reader.skip() }
-            }
-            return profile
+        let profile = try? JSONValue.read(bytes, maximumDepth: SnapshotDocument.maximumDepth, noun: "the marker") { root throws(JSONError) in
+            try JSONFieldReader(root, expected: "an object").string("profile")
         }
         guard let profile, !profile.isEmpty else { return nil }
         return profile

@@ -75,3 +75,31 @@ struct EditTests {
         #expect(slot.description == "slot 12 does not exist (a page has slots 0 to 11)")
     }
 }
+
+@Suite("plugin settings bounds")
+struct SettingsBoundsTests {
+    static func nested(_ levels: Int) -> [String: DeckValue] {
+        var value = DeckValue.object(["k": .int(1)])
+        for _ in 1..<levels { value = .object(["k": value]) }
+        guard case .object(let object) = value else { return ["k": value] }
+        return object
+    }
+
+    @Test func depthIsBoundedSoEveryLayoutFitsAProtocolLine() throws {
+        let deepest = DeckButton(name: "ok", action: .plugin(id: "p", command: "c", settings: Self.nested(16)))
+        try deepest.validate()
+        let tooDeep = DeckButton(name: "deep", action: .plugin(id: "p", command: "c", settings: Self.nested(17)))
+        #expect(throws: DeckModelError.invalidButton("button 'deep': settings nest more than 16 levels deep")) {
+            try tooDeep.validate()
+        }
+        let inList = DeckButton(name: "list", action: .plugin(id: "p", command: "c",
+                                                              settings: ["a": .array([.object(Self.nested(16))])]))
+        #expect(throws: DeckModelError.self) { try inList.validate() }
+    }
+
+    @Test(arguments: [Double.infinity, -.infinity, .nan])
+    func nonFiniteNumbersAreRefused(_ number: Double) {
+        let button = DeckButton(name: "n", action: .plugin(id: "p", command: "c", settings: ["x": .array([.double(number)])]))
+        #expect(throws: DeckModelError.self) { try button.validate() }
+    }
+}

@@ -1,7 +1,7 @@
+import DeckModel
 import DeckProtocol
 import DeckTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Hostile and broken lines, from a fixed seed: no decoder may trap, every
@@ -104,40 +104,30 @@ struct FuzzTests {
     }
 
     /// The deepest message the parser allows (plugin settings nested to the
-    /// limit), decoded, encoded, compared and freed on a thread with a small
-    /// stack, as an event loop thread might have; and the 100k-deep line too.
+    /// limit) is parsed to the end and refused as `invalid` by the model's
+    /// settings bound; the deepest the model allows round-trips; both, and
+    /// the 100k-deep line, on a thread with a small stack, as an event loop
+    /// thread might have.
     @Test func deepestMessagesFitASmallStack() throws {
-        let nesting = 64 - 4  // the message, button, action and settings objects are four levels
-        let deepest = Array(#"{"type":"setButton","id":1,"page":0,"index":0,"button":{"name":"a","action":{"plugin":"p","command":"c","settings":{"k":"#.utf8)
-            + Array(repeating: UInt8(ascii: "["), count: nesting) + Array(repeating: UInt8(ascii: "]"), count: nesting)
-            + Array("}}}}".utf8)
+        func setButton(settingsNesting nesting: Int) -> [UInt8] {
+            Array(#"{"type":"setButton","id":1,"page":0,"index":0,"button":{"name":"a","action":{"plugin":"p","command":"c","settings":{"k":"#.utf8)
+                + Array(repeating: UInt8(ascii: "["), count: nesting) + Array(repeating: UInt8(ascii: "]"), count: nesting)
+                + Array("}}}}".utf8)
+        }
+        let parserDeepest = setButton(settingsNesting: 64 - 4)  // message, button, action, settings: four levels
+        let modelDeepest = setButton(settingsNesting: DeckConstants.maximumSettingsDepth - 1)
         let tooDeep = Array(#"{"x":"#.utf8) + Array(repeating: UInt8(ascii: "["), count: 100_000)
-        let results = try Self.onSmallStack { () -> (ClientMessage?, ProtocolError?) in
-            let message = try? ClientMessage.decode(deepest)
+        let results = try #require(onSmallStack { () -> (ProtocolError?, ClientMessage?, ProtocolError?) in
+            let refusedByModel = clientResult(parserDeepest).failure
+            let message = try? ClientMessage.decode(modelDeepest)
             let again = message.flatMap { try? ClientMessage.decode($0.line()) }
             let refused = clientResult(tooDeep).failure
-            return (again == message ? message : nil, refused)
-        }
-        #expect(results.0?.kind == .setButton, "the deepest allowed message round-trips")
-        #expect(results.1?.code == .malformed)
+            return (refusedByModel, again == message ? message : nil, refused)
+        })
+        #expect(results.0?.code == .invalid, "the parser read the deepest line to the end")
+        #expect(results.1?.kind == .setButton, "the deepest message the model allows round-trips")
+        #expect(results.2?.code == .malformed)
     }
-
-    /// Runs `body` on a new thread with a 256 KiB stack and waits for it.
-    private static func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) throws -> T {
-        let result = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            let value = body()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        thread.stackSize = 256 * 1024
-        thread.start()
-        guard done.wait(timeout: .now() + 60) == .success else { throw SmallStackTimeout() }
-        return try #require(result.withLock { $0 })
-    }
-
-    private struct SmallStackTimeout: Error {}
 
     @Test func invalidUTF8InEveryString() {
         var rng = SeededGenerator(seed: 8)

@@ -46,6 +46,24 @@ struct WireShapeTests {
         #expect(text(broadcast.line()) == #"{"type":"layout","profile":"default","revision":14,"layout":"# + layoutJSON + "}")
     }
 
+    /// A layout encoded once per revision gives the same lines as encoding
+    /// it each time, and is never used for another layout.
+    @Test func encodedLayoutsAreReusedOnlyForTheirOwnLayout() throws {
+        let layout = Sample.layout()
+        let encoded = EncodedLayout(layout)
+        let messages: [HostMessage] = [
+            .welcome(id: 1, Welcome(protocolLevel: 7, host: Sample.host, profile: "default", revision: 12, locked: false, layout: layout)),
+            .layout(profile: "default", revision: 12, layout: layout),
+            .layout(profile: "default", revision: 13, layout: Sample.layout(slots: 6)),
+            .ok(id: 3, revision: 12),
+        ]
+        for message in messages {
+            #expect(message.line(reusing: encoded) == message.line())
+        }
+        let line = HostMessage.layout(profile: "default", revision: 12, layout: layout).line(reusing: encoded)
+        #expect(text(line).hasSuffix(#","layout":"# + String(decoding: encoded.json, as: UTF8.self) + "}"))
+    }
+
     @Test func helloShapeIsTheSpecsExample() {
         let hello = ClientMessage(id: 1, .hello(Hello(protocolLevel: 7, device: Device(name: "Kim's iPhone", kind: "phone"), token: "…")))
         #expect(text(hello.line()) == #"{"type":"hello","id":1,"protocol":7,"device":{"name":"Kim's iPhone","kind":"phone"},"token":"…"}"#)

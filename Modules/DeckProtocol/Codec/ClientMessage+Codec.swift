@@ -12,11 +12,12 @@ extension ClientMessage {
     /// fields are ignored. Does not check levels or rights: see
     /// ``decode(_:access:)``.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) throws(ProtocolError) -> ClientMessage {
-        let envelope = try Envelope.open(line)
-        let kind = try knownKind(envelope)
-        return ClientMessage(id: envelope.id, try envelope.decode { fields throws(FieldError) in
-            try request(kind, fields)
-        })
+        try Envelope.open(line) { envelope throws(ProtocolError) in
+            let kind = try knownKind(envelope)
+            return ClientMessage(id: envelope.id, try envelope.decode { fields throws(JSONError) in
+                try request(kind, fields)
+            })
+        }
     }
 
     /// Decodes one line from a handshaken connection and checks that the
@@ -26,16 +27,17 @@ extension ClientMessage {
     /// elsewhere) before any field is read, so a client learns nothing about
     /// requests it may not make.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes, access: ClientAccess) throws(ProtocolError) -> ClientMessage {
-        let envelope = try Envelope.open(line)
-        let kind = try knownKind(envelope)
-        do {
-            try kind.admit(access)
-        } catch {
-            throw ProtocolError(error.code, error.message, id: envelope.id)
+        try Envelope.open(line) { envelope throws(ProtocolError) in
+            let kind = try knownKind(envelope)
+            do throws(ProtocolError) {
+                try kind.admit(access)
+            } catch {
+                throw ProtocolError(error.code, error.message, id: envelope.id)
+            }
+            return ClientMessage(id: envelope.id, try envelope.decode { fields throws(JSONError) in
+                try request(kind, fields)
+            })
         }
-        return ClientMessage(id: envelope.id, try envelope.decode { fields throws(FieldError) in
-            try request(kind, fields)
-        })
     }
 
     /// Decodes the first line of a connection, which must be a well-formed
@@ -67,13 +69,13 @@ extension ClientMessage {
         return kind
     }
 
-    private static func request(_ kind: RequestKind, _ fields: FieldReader) throws(FieldError) -> ClientRequest {
+    private static func request(_ kind: RequestKind, _ fields: JSONFieldReader) throws(JSONError) -> ClientRequest {
         switch kind {
         case .hello:
             return .hello(Hello(
                 protocolLevel: try fields.int("protocol"),
-                device: try fields.decode("device", expected: "an object with 'name' and 'kind'") { value throws(FieldError) in
-                    let device = try FieldReader(value, expected: "an object with 'name' and 'kind'")
+                device: try fields.decode("device", expected: "an object with 'name' and 'kind'") { value throws(JSONError) in
+                    let device = try JSONFieldReader(value, expected: "an object with 'name' and 'kind'")
                     return Device(name: try device.string("name"), kind: try device.string("kind"))
                 },
                 token: try fields.stringIfPresent("token")))
@@ -89,8 +91,8 @@ extension ClientMessage {
         case .press:
             return .press(page: try fields.int("page"), index: try fields.int("index"),
                           button: try fields.buttonIfPresent("button"),
-                          phase: try fields.decodeIfPresent("phase") { value throws(FieldError) in
-                              try FieldReader.oneOf(value, PressPhase.self)
+                          phase: try fields.decodeIfPresent("phase") { value throws(JSONError) in
+                              try JSONFieldReader.oneOf(value, PressPhase.self)
                           } ?? .tap)
         case .ping: return .ping
         case .status: return .status

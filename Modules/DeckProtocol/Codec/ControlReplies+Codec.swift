@@ -1,11 +1,13 @@
+import DeckModel
+
 // Reading and writing the small objects that replies and events carry.
 // Each `init(json:)` is the exact mirror of the `write` below it.
 
 extension HostInfo {
     static let expected = "an object with 'name', 'version', 'protocol' and 'minProtocol'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        let fields = try FieldReader(value, expected: Self.expected)
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: Self.expected)
         self.init(name: try fields.string("name"), version: try fields.string("version"),
                   protocolLevel: try fields.int("protocol"), minimumProtocolLevel: try fields.int("minProtocol"))
     }
@@ -14,8 +16,8 @@ extension HostInfo {
 extension ClientInfo {
     static let expected = "an object with 'name', 'kind', 'address' and 'protocol'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        let fields = try FieldReader(value, expected: Self.expected)
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: Self.expected)
         self.init(name: try fields.string("name"), kind: try fields.string("kind"),
                   address: try fields.string("address"), protocolLevel: try fields.int("protocol"))
     }
@@ -24,8 +26,8 @@ extension ClientInfo {
 extension Problem {
     static let expected = "an object with 'file', 'line', 'column' and 'message'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        let fields = try FieldReader(value, expected: Self.expected)
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: Self.expected)
         self.init(file: try fields.string("file"), line: try fields.int("line"),
                   column: try fields.int("column"), message: try fields.string("message"))
     }
@@ -34,12 +36,12 @@ extension Problem {
 extension PluginStatus {
     static let expected = "an object with 'id', 'state' and 'message'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        try self.init(fields: FieldReader(value, expected: Self.expected))
+    init(json value: JSONValue) throws(JSONError) {
+        try self.init(fields: JSONFieldReader(value, expected: Self.expected))
     }
 
     /// The fields without braces: a `plugin` event carries them inline.
-    init(fields: FieldReader) throws(FieldError) {
+    init(fields: JSONFieldReader) throws(JSONError) {
         self.init(id: try fields.string("id"), state: try fields.string("state"),
                   message: try fields.stringIfPresent("message") ?? "")
     }
@@ -48,8 +50,8 @@ extension PluginStatus {
 extension ProfileInfo {
     static let expected = "an object with 'name', 'file', 'pages' and 'buttons'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        let fields = try FieldReader(value, expected: Self.expected)
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: Self.expected)
         self.init(name: try fields.string("name"), file: try fields.string("file"),
                   pages: try fields.int("pages"), buttons: try fields.int("buttons"))
     }
@@ -58,8 +60,8 @@ extension ProfileInfo {
 extension SnapshotInfo {
     static let expected = "an object with 'generation', 'revision', 'time', 'reason' and 'bytes'"
 
-    init(json value: JSONValue) throws(FieldError) {
-        let fields = try FieldReader(value, expected: Self.expected)
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: Self.expected)
         self.init(generation: try fields.int("generation"), revision: try fields.int("revision"),
                   time: try fields.string("time"), reason: try fields.string("reason"), bytes: try fields.int("bytes"))
     }
@@ -67,17 +69,17 @@ extension SnapshotInfo {
 
 extension HostStatus {
     /// The fields of a `status` message (its envelope already read).
-    init(fields: FieldReader) throws(FieldError) {
+    init(fields: JSONFieldReader) throws(JSONError) {
         self.init(
-            host: try fields.decode("host", expected: HostInfo.expected) { value throws(FieldError) in try HostInfo(json: value) },
+            host: try fields.decode("host", expected: HostInfo.expected) { value throws(JSONError) in try HostInfo(json: value) },
             profile: try fields.string("profile"),
             revision: try fields.int("revision"),
             locked: try fields.bool("locked"),
-            clients: try fields.arrayIfPresent("clients") { value throws(FieldError) in try ClientInfo(json: value) },
-            profiles: try fields.arrayIfPresent("profiles") { value throws(FieldError) in try FieldReader.string(value) },
-            problems: try fields.arrayIfPresent("problems") { value throws(FieldError) in try Problem(json: value) },
-            notices: try fields.arrayIfPresent("notices") { value throws(FieldError) in try FieldReader.string(value) },
-            plugins: try fields.arrayIfPresent("plugins") { value throws(FieldError) in try PluginStatus(json: value) })
+            clients: try fields.arrayIfPresent("clients") { value throws(JSONError) in try ClientInfo(json: value) },
+            profiles: try fields.arrayIfPresent("profiles") { value throws(JSONError) in try JSONFieldReader.string(value) },
+            problems: try fields.arrayIfPresent("problems") { value throws(JSONError) in try Problem(json: value) },
+            notices: try fields.arrayIfPresent("notices") { value throws(JSONError) in try JSONFieldReader.string(value) },
+            plugins: try fields.arrayIfPresent("plugins") { value throws(JSONError) in try PluginStatus(json: value) })
     }
 }
 
@@ -133,14 +135,6 @@ extension JSONWriter {
         field("reason", snapshot.reason)
         field("bytes", snapshot.bytes)
         endObject()
-    }
-
-    /// An array of objects, each written by `body`.
-    mutating func field<T>(_ name: StaticString, _ elements: [T], _ body: (inout JSONWriter, T) -> Void) {
-        key(name)
-        beginArray()
-        for element in elements { body(&self, element) }
-        endArray()
     }
 
     /// The fields of a `status` message after `type` and `id`; `notices` and

@@ -1,10 +1,12 @@
+import DeckModel
+
 // The wire form of events: `{"type":"event","event":KIND, …fields}`.
 
 extension DeckEvent {
     /// Reads the fields of an `event` message (its envelope already read).
-    init(fields: FieldReader) throws(FieldError) {
+    init(fields: JSONFieldReader) throws(JSONError) {
         let kind = try fields.string("event")
-        let by = try fields.decodeIfPresent("by") { value throws(FieldError) in try ClientInfo(json: value) }
+        let by = try fields.decodeIfPresent("by") { value throws(JSONError) in try ClientInfo(json: value) }
         switch kind {
         case "set":
             self = .set(page: try fields.int("page"), index: try fields.int("index"), button: try fields.string("button"),
@@ -19,14 +21,14 @@ extension DeckEvent {
                          revision: try fields.int("revision"), by: by)
         case "refused":
             self = .refused(request: try fields.string("request"),
-                            code: try fields.decode("code", expected: "an error code") { value throws(FieldError) in
-                                try FieldReader.oneOf(value, ErrorCode.self)
+                            code: try fields.decode("code", expected: "an error code") { value throws(JSONError) in
+                                try JSONFieldReader.oneOf(value, ErrorCode.self)
                             },
                             message: try fields.string("message"), by: by)
         case "press":
             self = .press(page: try fields.int("page"), index: try fields.int("index"), button: try fields.string("button"),
-                          phase: try fields.decode("phase", expected: "tap, down or up") { value throws(FieldError) in
-                              try FieldReader.oneOf(value, PressPhase.self)
+                          phase: try fields.decode("phase", expected: "tap, down or up") { value throws(JSONError) in
+                              try JSONFieldReader.oneOf(value, PressPhase.self)
                           },
                           by: by)
         case "action":
@@ -34,21 +36,21 @@ extension DeckEvent {
                            action: try fields.string("action"), outcome: try ActionOutcome(fields: fields), by: by)
         case "lock":
             self = .lock(locked: try fields.bool("locked"),
-                         source: try fields.decode("source", expected: "manual or probe") { value throws(FieldError) in
-                             try FieldReader.oneOf(value, LockSource.self)
+                         source: try fields.decode("source", expected: "manual or probe") { value throws(JSONError) in
+                             try JSONFieldReader.oneOf(value, LockSource.self)
                          },
                          by: by)
         case "join":
-            self = .join(client: try fields.decode("client", expected: ClientInfo.expected) { value throws(FieldError) in
+            self = .join(client: try fields.decode("client", expected: ClientInfo.expected) { value throws(JSONError) in
                 try ClientInfo(json: value)
             })
         case "leave":
-            self = .leave(client: try fields.decode("client", expected: ClientInfo.expected) { value throws(FieldError) in
+            self = .leave(client: try fields.decode("client", expected: ClientInfo.expected) { value throws(JSONError) in
                 try ClientInfo(json: value)
             }, reason: try fields.stringIfPresent("reason") ?? "closed")
         case "reload":
             self = .reload(profile: try fields.string("profile"), revision: try fields.intIfPresent("revision"),
-                           problems: try fields.arrayIfPresent("problems") { value throws(FieldError) in try Problem(json: value) },
+                           problems: try fields.arrayIfPresent("problems") { value throws(JSONError) in try Problem(json: value) },
                            by: by)
         case "profile":
             self = .profile(profile: try fields.string("profile"), revision: try fields.int("revision"), by: by)
@@ -65,24 +67,19 @@ extension DeckEvent {
 
 extension ActionOutcome {
     /// Reads `outcome` and the field that goes with it.
-    init(fields: FieldReader) throws(FieldError) {
+    init(fields: JSONFieldReader) throws(JSONError) {
         let name = try fields.string("outcome")
         switch name {
         case "exited": self = .exited(status: try fields.int("status"))
         case "signalled": self = .signalled(signal: try fields.int("signal"))
         case "timedOut":
-            self = .timedOut(seconds: try fields.decode("timeout", expected: "a number of seconds") { value throws(FieldError) in
-                guard let seconds = value.doubleValue else {
-                    throw .wrongType(expected: "a number of seconds", got: value.typeName)
-                }
-                return seconds
-            })
+            self = .timedOut(seconds: try fields.seconds("timeout"))
         case "delivered": self = .delivered
         case "openerMissing": self = .openerMissing
         case "pluginUnavailable": self = .pluginUnavailable(plugin: try fields.string("plugin"))
         case "failed": self = .failed(reason: try fields.string("reason"))
         default:
-            throw FieldError.wrongType(
+            throw JSONError.wrongType(
                 expected: "exited, signalled, timedOut, delivered, openerMissing, pluginUnavailable or failed",
                 got: "'\(name)'").inside("outcome")
         }

@@ -9,7 +9,16 @@ extension HostMessage {
     /// hand the array to each connection (arrays are copy-on-write, so this
     /// shares one buffer).
     public func line() -> [UInt8] {
-        var writer = JSONWriter(capacity: estimatedSize)
+        line(reusing: nil)
+    }
+
+    /// ``line()``, with the layout of a `welcome` or `layout` message copied
+    /// from `encoded` when that is its encoding (the host encodes each
+    /// revision once and reuses the bytes for the broadcast, every welcome
+    /// and the snapshot). Any other layout is encoded as usual, so the line
+    /// is always the one ``line()`` writes.
+    package func line(reusing encoded: EncodedLayout?) -> [UInt8] {
+        var writer = JSONWriter(capacity: estimatedSize(reusing: encoded))
         writer.beginMessage(type, id: id)
         switch self {
         case .welcome(_, let welcome):
@@ -20,12 +29,12 @@ extension HostMessage {
             writer.field("revision", welcome.revision)
             writer.field("locked", welcome.locked)
             writer.key("layout")
-            writer.write(welcome.layout)
+            writer.write(welcome.layout, reusing: encoded)
         case let .layout(profile, revision, layout):
             writer.field("profile", profile)
             writer.field("revision", revision)
             writer.key("layout")
-            writer.write(layout)
+            writer.write(layout, reusing: encoded)
         case .lock(let locked):
             writer.field("locked", locked)
         case .ok(_, let revision):
@@ -65,10 +74,10 @@ extension HostMessage {
 
     /// Enough room for the whole line in most cases, so the buffer is
     /// allocated once; layouts dominate.
-    private var estimatedSize: Int {
+    private func estimatedSize(reusing encoded: EncodedLayout?) -> Int {
         switch self {
-        case .welcome(_, let welcome): 256 + JSONWriter.estimatedSize(of: welcome.layout)
-        case .layout(_, _, let layout): 96 + JSONWriter.estimatedSize(of: layout)
+        case .welcome(_, let welcome): 256 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: welcome.layout))
+        case .layout(_, _, let layout): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
         case .export(_, _, let yaml): 96 + yaml.utf8.count + yaml.utf8.count / 8
         case .status(_, let status): 512 + status.clients.count * 96
         default: 128
@@ -80,14 +89,23 @@ extension HostMessage {
     /// Decodes one line the host sent. Never traps; an unknown `type` (from
     /// a newer host) fails with `unsupported`, which a client should ignore.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) throws(ProtocolError) -> HostMessage {
-        let envelope = try Envelope.open(line)
+        try Envelope.open(line) { envelope throws(ProtocolError) in
+            guard let message = try message(envelope) else {
+                throw ProtocolError(.unsupported, "\(envelope.type): unknown message type (from a newer host?)", id: envelope.id)
+            }
+            return message
+        }
+    }
+
+    /// The message of a known `type`; nil for a type this library does not know.
+    private static func message(_ envelope: Envelope) throws(ProtocolError) -> HostMessage? {
         let id = envelope.id
-        return try envelope.decode { fields throws(FieldError) -> HostMessage in
+        return try envelope.decode { fields throws(JSONError) -> HostMessage? in
             switch envelope.type {
             case "welcome":
                 return .welcome(id: id, Welcome(
                     protocolLevel: try fields.int("protocol"),
-                    host: try fields.decode("host", expected: HostInfo.expected) { value throws(FieldError) in
+                    host: try fields.decode("host", expected: HostInfo.expected) { value throws(JSONError) in
                         try HostInfo(json: value)
                     },
                     profile: try fields.string("profile"),
@@ -103,11 +121,11 @@ extension HostMessage {
                 return .ok(id: id, revision: try fields.intIfPresent("revision"))
             case "error":
                 return .error(id: id,
-                              code: try fields.decode("code", expected: "an error code") { value throws(FieldError) in
-                                  try FieldReader.oneOf(value, ErrorCode.self)
+                              code: try fields.decode("code", expected: "an error code") { value throws(JSONError) in
+                                  try JSONFieldReader.oneOf(value, ErrorCode.self)
                               },
                               message: try fields.string("message"),
-                              problems: try fields.arrayIfPresent("problems") { value throws(FieldError) in
+                              problems: try fields.arrayIfPresent("problems") { value throws(JSONError) in
                                   try Problem(json: value)
                               })
             case "pong":
@@ -123,12 +141,12 @@ extension HostMessage {
                 return .status(id: id, try HostStatus(fields: fields))
             case "profiles":
                 return .profiles(id: id, active: try fields.string("active"),
-                                 profiles: try fields.array("profiles", of: "profiles") { value throws(FieldError) in
+                                 profiles: try fields.array("profiles", of: "profiles") { value throws(JSONError) in
                                      try ProfileInfo(json: value)
                                  })
             case "snapshots":
                 return .snapshots(id: id, profile: try fields.stringIfPresent("profile"),
-                                  snapshots: try fields.array("snapshots", of: "snapshots") { value throws(FieldError) in
+                                  snapshots: try fields.array("snapshots", of: "snapshots") { value throws(JSONError) in
                                       try SnapshotInfo(json: value)
                                   })
             case "export":
@@ -136,20 +154,8 @@ extension HostMessage {
             case "paired":
                 return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"))
             default:
-                throw FieldError.unknownType
+                return nil
             }
         }
-    }
-}
-
-extension FieldError {
-    /// A host message `type` this library does not know.
-    static let unknownType = FieldError(path: [], problem: .broken(.unsupported, "unknown message type (from a newer host?)"))
-}
-
-extension FieldReader {
-    /// A required layout field.
-    func layout(_ key: String) throws(FieldError) -> DeckLayout {
-        try decode(key, expected: "a layout object") { value throws(FieldError) in try ModelJSON.layout(value) }
     }
 }

@@ -1,18 +1,20 @@
 import DeckGeometry
 import DeckGestures
 import DeckModel
+import DeckProtocol
 import Foundation
 
 /// What a device app's view model does with the deck modules: feeds its own
 /// touch events and clock to the arrange session, performs the actions
 /// (run, settings, move), keeps the optimistic layout copy, and draws from
-/// the session's scene. The network is left out: `outbox` holds what would
-/// be sent, `hostSent(_:)` is what would arrive.
+/// the session's scene. The socket is left out: `outbox` holds the protocol
+/// lines that would be sent, `hostSent(_:)` takes a line that arrived.
 struct DeviceController {
     private(set) var session: ArrangeSession
     private(set) var layout: DeviceLayout
-    /// Requests to send to the host, oldest first.
+    /// Protocol lines to send to the host, oldest first.
     private(set) var outbox: [String] = []
+    private var nextID = 1
     /// What happened, for the console.
     private(set) var log: [String] = []
 
@@ -32,11 +34,19 @@ struct DeviceController {
         try perform(session.handle(.tick(time)))
     }
 
-    /// A layout broadcast from the host: it replaces the local copy, whatever it says.
-    mutating func hostSent(_ hostLayout: DeckLayout) {
-        layout.receive(hostLayout: hostLayout)
-        session.show(layout.layout)
-        log.append("host layout replaces the local copy")
+    /// A line from the host. A `layout` replaces the local copy, whatever it
+    /// says; a `lock` ends arrange mode (a lifted button goes back).
+    mutating func hostSent(_ line: [UInt8], at time: TimeInterval) throws {
+        switch try HostMessage.decode(line) {
+        case .layout(_, let revision, let hostLayout):
+            layout.receive(hostLayout: hostLayout)
+            session.show(layout.layout)
+            log.append("host layout (revision \(revision)) replaces the local copy")
+        case .lock(let locked) where locked:
+            try perform(session.handle(.app(.hostLocked, at: time)))
+        case let other:
+            log.append("host sent \(other.type)")
+        }
     }
 
     private mutating func perform(_ outputs: [ArrangeOutput]) throws {
@@ -46,9 +56,11 @@ struct DeviceController {
             // The same DeckModel move the host runs, applied at once.
             guard let request = try layout.drop(from: from, to: to) else { continue }
             session.show(layout.layout)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            outbox.append(String(decoding: try encoder.encode(request), as: UTF8.self))
+            let message = ClientMessage(id: .int(nextID), .moveButton(
+                fromPage: request.fromPage, fromIndex: request.fromIndex,
+                toPage: request.toPage, toIndex: request.toIndex, button: request.button))
+            nextID += 1
+            outbox.append(String(decoding: message.line().dropLast(), as: UTF8.self))
         }
     }
 

@@ -5,6 +5,7 @@
 import DeckGeometry
 import DeckGestures
 import DeckModel
+import DeckProtocol
 import Foundation
 
 func scenario() throws -> Bool {
@@ -34,9 +35,11 @@ func scenario() throws -> Bool {
     // The host runs the same move and broadcasts its layout.
     try hostLayout.move(fromPage: 0, fromIndex: 0, toPage: 1, toIndex: 7, expecting: files)
     let optimistic = phone.layout.layout
-    phone.hostSent(hostLayout)
-    let expectedRequest = #"{"button":{"action":{"open":"~"},"icon":"folder","name":"Files"},"fromIndex":0,"fromPage":0,"toIndex":7,"toPage":1}"#
-    return phone.outbox == [expectedRequest] && optimistic == hostLayout
+    try phone.hostSent(HostMessage.layout(profile: "default", revision: 2, layout: hostLayout).line(), at: 2.5)
+    let sent = try ClientMessage.decode(Array(phone.outbox.first?.utf8 ?? "".utf8))
+    let expected = ClientMessage(id: 1, .moveButton(fromPage: 0, fromIndex: 0, toPage: 1, toIndex: 7, button: files))
+    return phone.outbox.count == 1 && sent == expected && optimistic == hostLayout
+        && phone.layout.layout == hostLayout
         && phone.log.contains { $0.hasSuffix("run 0/1") } && phone.log.contains { $0.hasSuffix("page 1") }
 }
 

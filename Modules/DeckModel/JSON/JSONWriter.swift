@@ -1,57 +1,46 @@
 /// Writes compact JSON straight into bytes.
 ///
-/// Messages are written field by field in a fixed order (`type` first, then
-/// `id`, then the rest as PROTOCOL.md shows them), with no intermediate tree
-/// and no `Codable` boxing: a 1,000-page layout is encoded once per change
-/// and the same bytes go to every client.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+/// Objects are written field by field in a fixed order, with no intermediate
+/// tree and no `Codable` boxing: a 1,000-page layout is encoded once per
+/// change and the same bytes go to every client and into the snapshot.
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
+    /// The first number JSON cannot hold (infinity, NaN) that was written as
+    /// `null`; a writer that must not lose one (the snapshot store) checks it.
+    package private(set) var nonFiniteNumber: Double?
     /// Whether the next key or array element needs a `,` before it.
     private var needsComma = false
 
-    init(capacity: Int = 128) {
+    package init(capacity: Int = 128) {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The bytes written so far plus the line's `\n`.
-    consuming func line() -> [UInt8] {
+    /// The bytes written so far plus a final `\n`.
+    package consuming func line() -> [UInt8] {
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
 
     // MARK: Structure
 
-    mutating func beginObject() {
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         needsComma = false
     }
 
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         needsComma = true
-    }
-
-    mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-    }
-
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
-    }
-
-    /// Starts a message object with its `"type"` and, when there is one, `"id"`.
-    mutating func beginMessage(_ type: String, id: RequestID? = nil) {
-        beginObject()
-        field("type", type)
-        if let id { key("id"); write(id) }
     }
 
     /// A key known at compile time: ASCII with nothing to escape.
-    mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -61,15 +50,25 @@ struct JSONWriter {
     }
 
     /// A key chosen at run time (plugin settings), escaped like any string.
-    mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         string(key)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
+    /// A complete JSON value written earlier by a `JSONWriter` (an encoded
+    /// layout reused for every line of one revision), copied as it is;
+    /// `nonFiniteNumber` is what that writer's ``nonFiniteNumber`` was.
+    package mutating func value(encoded json: [UInt8], nonFiniteNumber lost: Double?) {
+        separate()
+        bytes.append(contentsOf: json)
+        if nonFiniteNumber == nil { nonFiniteNumber = lost }
+        needsComma = true
+    }
+
     // MARK: Scalars
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         // Native strings are contiguous UTF-8 already: no copy. Others
         // (bridged ones on Apple platforms) go through a copy once.
@@ -80,7 +79,7 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
         needsComma = true
@@ -89,7 +88,7 @@ struct JSONWriter {
     /// Integral values are written as integers (`600`, not `600.0`), for
     /// numbers that are read back as `Double` whatever their form (a run
     /// timeout). A value JSON cannot hold (infinity, NaN) is written as `null`.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         if let integral = Int(exactly: value), integral.magnitude < 1 << 53 {
             int(integral)
         } else {
@@ -99,61 +98,67 @@ struct JSONWriter {
 
     /// Keeps a fraction or exponent on every value (`2.0`), so that a plugin
     /// setting that was a float reads back as a float, not an integer.
-    mutating func exactDouble(_ value: Double) {
+    package mutating func exactDouble(_ value: Double) {
         separate()
         // Swift's description is the shortest text that reads back as the same
         // Double, and for finite values it is valid JSON ("2.0", "2.5", "1e-05").
-        bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            if nonFiniteNumber == nil { nonFiniteNumber = value }
+            bytes.append(contentsOf: "null".utf8)
+        }
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
         needsComma = true
     }
 
-    mutating func null() {
+    package mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
-    mutating func write(_ id: RequestID) {
-        switch id {
-        case .int(let value): int(value)
-        case .string(let value): string(value)
-        }
-    }
-
     // MARK: Fields (key and value in one call)
 
-    mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
-    mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
-    mutating func field(_ name: StaticString, _ value: Double) { key(name); double(value) }
-    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    package mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    package mutating func field(_ name: StaticString, _ value: Int) { key(name); int(value) }
+    package mutating func field(_ name: StaticString, _ value: Double) { key(name); double(value) }
+    package mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
 
     /// Leaves the field out when the value is nil.
-    mutating func field(_ name: StaticString, _ value: String?) {
+    package mutating func field(_ name: StaticString, _ value: String?) {
         if let value { field(name, value) }
     }
 
     /// Leaves the field out when the value is nil.
-    mutating func field(_ name: StaticString, _ value: Int?) {
+    package mutating func field(_ name: StaticString, _ value: Int?) {
         if let value { field(name, value) }
     }
 
     /// Writes `null` when the value is nil (fields whose absence means something else).
-    mutating func nullableField(_ name: StaticString, _ value: String?) {
+    package mutating func nullableField(_ name: StaticString, _ value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
 
     /// An array of strings.
-    mutating func field(_ name: StaticString, _ values: [String]) {
+    package mutating func field(_ name: StaticString, _ values: [String]) {
         key(name)
         beginArray()
         for value in values { string(value) }
+        endArray()
+    }
+
+    /// An array of values, each written by `body`.
+    package mutating func field<T>(_ name: StaticString, _ elements: [T], _ body: (inout JSONWriter, T) -> Void) {
+        key(name)
+        beginArray()
+        for element in elements { body(&self, element) }
         endArray()
     }
 
@@ -182,12 +187,13 @@ struct JSONWriter {
             case 0x08: bytes.append(UInt8(ascii: "b"))
             case 0x0C: bytes.append(UInt8(ascii: "f"))
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                                          Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]])
             }
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -68,7 +68,7 @@ extension HostCore: ConnectionHandler {
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let info = session.info else { return }
-        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked, layout: committed.layout)
+        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !session.isControl { session.receivesBroadcasts = true }
         logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"

@@ -183,14 +183,14 @@ struct HostPartsTests {
     }
 
     @Test(arguments: [1, 7, 40])
-    func aSplicedWelcomeIsTheSameBytesAsAnEncodedOne(seed: Int) throws {
+    func aWelcomeFromTheEncodedRevisionIsTheSameBytesAsAnEncodedOne(seed: Int) throws {
         var generator = SeededGenerator(seed: UInt64(seed))
         let layout = RandomLayouts.layout(using: &generator)
         let state = LiveState(profile: "스트림 \"x\"", revision: seed * 1000, layout: layout, source: nil)
         let lines = try LayoutLines(state)
         let host = HostInfo(version: "0.1.0")
         for id: RequestID? in [nil, 5, "a\"b"] {
-            let spliced = lines.welcome(id: id, level: 7, host: host, locked: seed == 7, layout: layout)
+            let spliced = lines.welcome(id: id, level: 7, host: host, locked: seed == 7)
             let encoded = HostMessage.welcome(id: id, Welcome(protocolLevel: 7, host: host, profile: state.profile,
                                                               revision: state.revision, locked: seed == 7, layout: layout)).line()
             #expect(spliced == encoded)

@@ -106,3 +106,45 @@ struct ConnectionTests {
         #expect(other.log.contains("in use"))
     }
 }
+
+@Suite("Hostile input end to end")
+struct HostileInputTests {
+    /// Random lines — broken JSON, wrong types, huge numbers, deep nesting,
+    /// every request type with random fields — never crash the host or stop
+    /// it from serving others.
+    @Test func randomLinesNeverHurtTheHost() throws {
+        let host = try startedHost()
+        let attacker = try host.device("attacker")
+        let bystander = try host.device("bystander")
+        var generator = SeededGenerator(seed: 99)
+        let types = RequestKind.allCases.map(\.rawValue) + ["", "nope", "layout", "welcome"]
+        let values = ["0", "-1", "1e400", "9223372036854775808", "\"x\"", "null", "true", "[]", "{}", "0.5",
+                      #"{"name":"B","action":{"run":"true"}}"#, #"{"name":"","action":{}}"#, String(repeating: "[", count: 70)]
+        let fields = ["page", "index", "fromPage", "fromIndex", "toPage", "toIndex", "button", "expecting", "phase", "name",
+                      "generation", "profile", "id", "protocol", "device", "token"]
+        var sent = 0
+        for _ in 0..<400 {
+            var line: String
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:
+                line = String((0..<Int.random(in: 1..<60, using: &generator)).map { _ in
+                    Character(UnicodeScalar(UInt8.random(in: 0x20...0x7E, using: &generator)))
+                })
+            default:
+                let type = types.randomElement(using: &generator) ?? "ping"
+                var members = [#""type":"\#(type)""#]
+                for _ in 0..<Int.random(in: 0..<6, using: &generator) {
+                    members.append("\"\(fields.randomElement(using: &generator) ?? "x")\":\(values.randomElement(using: &generator) ?? "0")")
+                }
+                line = "{" + members.joined(separator: ",") + "}"
+            }
+            try attacker.line.send(line)
+            sent += 1
+        }
+        try attacker.line.send(#"{"type":"ping","id":"last"}"#)
+        let pong = try attacker.next(timeout: .seconds(20)) { $0.id == .string("last") }
+        #expect(pong.type == "pong" && sent == 400)
+        #expect(try bystander.request(.ping).type == "pong")
+        #expect(try host.device("late").welcome != nil)
+    }
+}

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckProfiles
 import DeckProtocol
 import DeckTestSupport
 import Foundation
@@ -105,25 +106,26 @@ struct EditTests {
             }
             try await group.waitForAll()
         }
-        // Nobody edits any more: what each device last received is where it ends.
+        // Nobody edits any more: every device catches up with the host's revision.
+        let control = try host.controlClient()
+        let status = try control.status()
+        let export = try control.request(.export(profile: nil))
+        guard case .export(_, "default", let yaml) = export else { Issue.record("\(export)"); return }
         var finals: [(Int, DeckLayout)] = []
         for client in clients {
             var last = (0, DeckLayout.empty())
-            while let (revision, layout) = try? client.nextLayout(timeout: .milliseconds(300)) {
+            while last.0 < status.revision {
+                let (revision, layout) = try client.nextLayout(timeout: .seconds(10))
                 if revision >= last.0 { last = (revision, layout) }
             }
             finals.append(last)
         }
-        let control = try host.controlClient()
-        let status = try control.status()
-        let export = try control.request(.export(profile: nil))
-        guard case .export(_, _, let yaml) = export else { Issue.record("\(export)"); return }
-        #expect(!yaml.isEmpty)
         let observer = try host.device("late")
         for (revision, layout) in finals {
             #expect(revision == status.revision)
             #expect(layout == observer.welcomeLayout)
         }
+        #expect(try DeckProfile.parse(yaml, file: "default.yaml").layout == observer.welcomeLayout)
         #expect(observer.welcomeLayout.placedButtons.map(\.button.name).sorted() == names)
         #expect(observer.welcomeLayout.isNormal)
     }

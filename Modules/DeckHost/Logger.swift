@@ -3,7 +3,14 @@ import Synchronization
 
 /// How important a log line is; `--log-level` hides the ones below it.
 public enum LogLevel: String, Sendable, Comparable, CaseIterable {
-    case debug, info, warning, error
+    /// Details for finding a problem (no-op edits, probe readings).
+    case debug
+    /// One line per event: joins, edits, presses, reloads (the default).
+    case info
+    /// Something went wrong that the host worked around (a broken file, a failed probe).
+    case warning
+    /// Something failed (a snapshot that could not be written).
+    case error
 
     private var rank: Int {
         switch self {
@@ -14,6 +21,7 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
         }
     }
 
+    /// Orders by importance: debug < info < warning < error.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 }
 

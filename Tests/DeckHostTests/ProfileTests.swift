@@ -98,5 +98,14 @@ struct ProfileTests {
         try host.stop()
         try host.start()
         #expect(try host.device().welcome?.profile == "streaming")
+        // A broken file with a snapshot: the snapshot is served, the problems are in status.
+        try host.stop()
+        try host.write("streaming.yaml", "pages:\n  - buttons: {0: {name: X}}\n")
+        try host.start()
+        let resumed = try host.device()
+        #expect(resumed.welcome?.profile == "streaming" && resumed.welcomeLayout.button(page: 0, index: 0)?.name == "Scene")
+        let status = try host.controlClient().status()
+        #expect(status.problems.contains { $0.file == "streaming.yaml" && $0.line == 2 })
+        #expect(status.notices.contains { $0.contains("streaming") && $0.contains("problems") })
     }
 }

@@ -27,6 +27,8 @@ let package = Package(
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckTransport", targets: ["DeckTransport"]),
+        .library(name: "DeckHost", targets: ["DeckHost"]),
+        .executable(name: "deckd", targets: ["deckd"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -55,6 +57,10 @@ let package = Package(
         .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
+        .target(name: "DeckHost",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles", "CLinux"],
+                path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -67,11 +73,13 @@ let package = Package(
         // MARK: Apps (thin mains over a module)
         .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
                           path: "Apps/deckctl", swiftSettings: strict),
+        .executableTarget(name: "deckd", dependencies: ["DeckHost"], path: "Apps/deckd", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
+                path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
@@ -91,6 +99,10 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckHostTests",
+                    dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
+                                   "LockGate", "DeckTestSupport", "deckd"],
+                    path: "Tests/DeckHostTests", swiftSettings: strict),
         .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"],
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",

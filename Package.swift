@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
-                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles", "CLinux"],
+                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
+                               "DeckCommandLine", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -106,7 +107,8 @@ let package = Package(
         .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"],
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",
-                    dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckTestSupport", "deckctl"],
+                    dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
+                                   "deckctl", "deckd"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),

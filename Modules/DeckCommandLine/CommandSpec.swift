@@ -27,6 +27,18 @@ public struct CommandSpec: Sendable {
     public var notes: [(title: String, text: String)]
     /// Accepted, but left out of lists, help and completion.
     public var isHidden: Bool
+    /// What an option with a value given twice means, for a tool's root
+    /// command (the rule holds for all its commands).
+    public var repeatedOptions: RepeatedOptions = .refused
+
+    /// What an option with a value (not declared repeatable) given twice means.
+    public enum RepeatedOptions: Hashable, Sendable {
+        /// A usage error: which one should win would be a guess (deckctl).
+        case refused
+        /// The last one wins, as a daemon's wrapper script expects when it
+        /// appends an option to a default command line (deckd).
+        case lastWins
+    }
 
     /// Declares a command.
     public init(_ name: String, summary: String, discussion: String = "",

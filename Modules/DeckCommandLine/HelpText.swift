@@ -68,7 +68,7 @@ public enum HelpText {
     /// Two columns: terms, and wrapped descriptions aligned after the widest
     /// term (a term too wide for that gets its description on the next line).
     static func table(_ rows: [(term: String, text: String)], width: Int) -> String {
-        let column = min((rows.map(\.term.count).max() ?? 0) + 4, 26)
+        let column = min((rows.map(\.term.count).max() ?? 0) + 4, 28)
         return rows.map { row in
             let text = TextWrap.wrap(row.text, width: width, indent: column)
             let term = "  " + row.term

@@ -75,14 +75,20 @@ struct ParseState {
     private mutating func store(_ option: OptionSpec, value: String) throws(CommandLineError) {
         if !option.isFlag {
             if values[option.name] != nil && !option.isRepeatable {
-                throw error("\(option.longForm) is given twice; give it once")
+                guard chain[0].repeatedOptions == .lastWins else { throw error("\(option.longForm) is given twice; give it once") }
+                values[option.name] = []
             }
-            if let problem = option.check(value) { throw error("\(option.longForm) \(problem), not '\(value)'") }
+            if let problem = option.check(value) { throw error("\(option.longForm) \(problem)\(Self.not(value))") }
         }
         values[option.name, default: []].append(value)
     }
 
     // MARK: Errors with suggestions
+
+    /// `, not 'x'` after a refused value; nothing for an empty one.
+    private static func not(_ value: String) -> String {
+        value.isEmpty ? "" : ", not '\(value)'"
+    }
 
     private func unknownOption(_ written: String) -> CommandLineError {
         let typed = String(written.drop { $0 == "-" }.prefix { $0 != "=" })
@@ -130,7 +136,7 @@ struct ParseState {
                 missing.append(argument.arity == .oneOrMore ? "at least one \(argument.name)" : argument.name)
             }
             for text in taken {
-                if let problem = argument.check(text) { throw error("\(argument.name) \(problem), not '\(text)'") }
+                if let problem = argument.check(text) { throw error("\(argument.name) \(problem)\(Self.not(text))") }
             }
             if !taken.isEmpty { assigned[argument.name] = taken }
         }

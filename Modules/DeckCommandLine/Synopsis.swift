@@ -17,6 +17,9 @@ public enum Synopsis {
         return [names] + command.arguments.map(\.synopsis) + optionPieces(of: command)
     }
 
+    /// Groups up to this long are never broken across lines.
+    static let unbrokenGroup = 40
+
     /// The whole synopsis on one line.
     public static func line(of path: [CommandSpec]) -> String {
         pieces(of: path).joined(separator: " ")
@@ -42,7 +45,9 @@ public enum Synopsis {
             let (open, close) = group.isRequired ? ("(", ")") : ("[", "]")
             alternatives[0] = open + alternatives[0]
             alternatives[alternatives.count - 1] += close
-            pieces += alternatives
+            // A short group stays on one line: [--listen HOST:PORT | --no-tcp].
+            let whole = alternatives.joined(separator: " ")
+            pieces += whole.count <= Self.unbrokenGroup ? [whole] : alternatives
         }
         return pieces
     }

@@ -87,14 +87,16 @@ final class ControlSession {
         return reply
     }
 
-    /// The next line from the host, however long it takes (for `watch`).
-    /// The host closing the connection is `hostGone`.
-    func nextLine() throws(DeckctlError) -> HostLine? {
+    /// The next line from the host (for `watch`): nil when `within` passes
+    /// first; without `within`, however long it takes. The host closing the
+    /// connection is `hostGone`.
+    func nextLine(within limit: Duration? = nil) throws(DeckctlError) -> HostLine? {
         while true {
             let data: Data
             do {
-                data = try client.readLine(timeout: .seconds(3600))
+                data = try client.readLine(timeout: limit ?? .seconds(3600))
             } catch .timedOut {
+                if limit != nil { return nil }
                 continue
             } catch {
                 throw .hostGone(socket: socket, reason: Self.closedReason(error))

@@ -12,9 +12,10 @@ public enum ControlSocket {
     /// An empty or relative `XDG_RUNTIME_DIR` is ignored, as the XDG base
     /// directory specification says to ignore relative paths.
     public static func defaultPath(environment: [String: String], userID: UInt32) -> String {
+        // Character for character what deckd computes (HostConfiguration), so
+        // the path in deckctl's messages is the one deckd printed.
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            let folder = runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
-            return folder + "/deckd/control.sock"
+            return runtime + "/deckd/control.sock"
         }
         return "/tmp/deckd-\(userID)/control.sock"
     }

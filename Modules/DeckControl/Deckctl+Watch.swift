@@ -14,15 +14,22 @@ extension Deckctl {
             run.console.out(timestamp() + "watching profile '\(Label.clean(welcome.profile))' at revision \(welcome.revision), "
                             + (welcome.locked ? "locked" : "unlocked") + "; Ctrl-C stops")
         }
-        while let line = try session.nextLine() {
+        while true {
+            // A held-back layout waits only briefly for the event that may follow it.
+            guard let line = try session.nextLine(within: text.pendingLayout == nil ? nil : heldLayoutWait) else {
+                for output in text.flush() { run.console.out(timestamp() + output) }
+                continue
+            }
             if run.json {
                 run.console.out(line.text)
             } else {
                 for output in text.lines(for: line) { run.console.out(timestamp() + output) }
             }
         }
-        return .ok
     }
+
+    /// How long a layout line waits for an event reporting the same revision.
+    static let heldLayoutWait = Duration.milliseconds(250)
 
     /// `16:40:00 `: the local time, at the start of each watch line.
     static func timestamp() -> String {

@@ -4,12 +4,17 @@ import DeckProtocol
 /// `deckctl watch` prints: one line per event (a failed reload adds one
 /// line per problem under it).
 ///
-/// A `layout` broadcast is shown only when it brings a revision no event
-/// already reported (after an edit, the event says it all); `lock`
-/// broadcasts are left to the `lock` event, which says who or what locked.
+/// A `layout` broadcast is shown only for a revision no event reports: the
+/// host sends the layout of an edit just before the edit's event, so a new
+/// revision's layout is held back (``pendingLayout``) until the next line
+/// shows whether an event tells the same story with who did it; the caller
+/// flushes it when nothing follows soon. `lock` broadcasts are left to the
+/// `lock` event, which says who or what locked.
 struct EventText {
     /// The newest revision already reported.
     private(set) var revision: Int
+    /// A layout line held back, and its revision.
+    private(set) var pendingLayout: (revision: Int, line: String)?
 
     /// A printer that has reported `revision` (the welcome's).
     init(revision: Int) {
@@ -18,21 +23,51 @@ struct EventText {
 
     /// The lines for one line from the host.
     mutating func lines(for line: HostLine) -> [String] {
-        guard let message = line.message else { return ["message \(line.text)"] }
+        guard let message = line.message else { return flush() + ["message \(line.text)"] }
         switch message {
         case .event(let event):
-            return describe(event, raw: line.text)
+            var lines: [String] = []
+            if let pending = pendingLayout {
+                pendingLayout = nil
+                revision = max(revision, pending.revision)
+                // Dropped when the event reports this revision, and who made it.
+                if Self.revision(of: event) != pending.revision { lines.append(pending.line) }
+            }
+            return lines + describe(event, raw: line.text)
         case let .layout(profile, revision, layout):
             guard revision != self.revision else { return [] }
-            self.revision = revision
+            let earlier = flush()
             let pages = layout.pages.count, buttons = layout.buttonCount
-            return ["layout of '\(profile)' is now revision \(revision) (\(pages) \(plural(pages, "page")), \(buttons) \(plural(buttons, "button")))"]
+            pendingLayout = (revision, "layout of '\(Label.clean(profile))' is now revision \(revision) "
+                                      + "(\(pages) \(plural(pages, "page")), \(buttons) \(plural(buttons, "button")))")
+            return earlier
         case let .buttonState(page, index, title):
             return [title.map { "button \(page)/\(index) shows '\(Label.clean($0))'" } ?? "button \(page)/\(index) shows its name again"]
         case .lock, .ok, .pong, .welcome, .status, .profiles, .snapshots, .export, .paired, .showPage:
             return []
         case let .error(_, code, text, _):
-            return ["host error \(code.rawValue): \(text)"]
+            return flush() + ["host error \(code.rawValue): \(text)"]
+        }
+    }
+
+    /// The held-back layout line, if any, now: no event reported its revision.
+    mutating func flush() -> [String] {
+        guard let pending = pendingLayout else { return [] }
+        pendingLayout = nil
+        revision = max(revision, pending.revision)
+        return [pending.line]
+    }
+
+    /// The revision an event reports, if it makes one.
+    static func revision(of event: DeckEvent) -> Int? {
+        switch event {
+        case .set(_, _, _, _, let revision, _), .clear(_, _, _, let revision, _),
+             .move(_, _, _, _, _, _, let revision, _), .profile(_, let revision, _), .restore(_, _, let revision, _):
+            revision
+        case .reload(_, let revision, _, _):
+            revision
+        case .refused, .press, .action, .lock, .join, .leave, .plugin, .unknown:
+            nil
         }
     }
 
@@ -115,6 +150,8 @@ struct EventText {
         case "slow": "it did not read what the host sent"
         case "unpaired": "its device was unpaired"
         case "shutdown": "the host is stopping"
+        case "error": "the connection broke"
+        case "handshake": "it did not finish its hello in time"
         default: Label.clean(reason)
         }
     }

@@ -41,5 +41,12 @@ enum StopSignals {
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may start deckctl with these signals blocked (a thread of a
+        // test runner, some supervisors); then they would never arrive.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        sigaddset(&stopping, SIGINT)
+        sigaddset(&stopping, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
     }
 }

@@ -126,3 +126,22 @@ struct HelpRequestTests {
         #expect(T.failure(["help", "stauts"]) == CommandLineError("unknown command 'stauts'", suggestion: "status", command: ["tool"]))
     }
 }
+
+@Suite("A tool where the last option wins")
+struct LastOptionWinsTests {
+    static let keep = Option<Int>("keep", value: "N", help: "how many")
+    static let parser: CommandLineParser = {
+        var root = CommandSpec("daemon", summary: "a daemon", options: [keep])
+        root.repeatedOptions = .lastWins
+        return CommandLineParser(root)
+    }()
+
+    @Test func theLaterValueReplacesTheEarlierOne() throws {
+        guard case .run(let parsed) = try Self.parser.parse(["--keep", "1", "--keep=2"]) else {
+            Issue.record("no command")
+            return
+        }
+        #expect(parsed[Self.keep] == 2 && parsed.all(Self.keep) == [2])
+        #expect(throws: CommandLineError.self) { try Self.parser.parse(["--keep", "1", "--keep", "x"]) }
+    }
+}

@@ -75,12 +75,25 @@ struct EventTextTests {
     @Test func layoutsAreShownOnlyForRevisionsNoEventReported() throws {
         var printer = EventText(revision: 10)
         let layout = try DeckLayout(slotsPerPage: 12, pages: [DeckPage(buttons: [DeckButton(name: "A", action: .open("x"))])])
+        let layoutLine = { (revision: Int) in "layout of 'default' is now revision \(revision) (2 pages, 1 button)" }
+        // The layout after a refused edit: nothing new.
         #expect(try Self.lines(.layout(profile: "default", revision: 10, layout: layout), printer: &printer) == [])
-        let move = DeckEvent.move(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: "A", swapped: nil, revision: 11, by: nil)
-        #expect(try Self.lines(.event(move), printer: &printer).count == 1)
+        // The host sends an edit's layout, then its event: the event alone is shown.
         #expect(try Self.lines(.layout(profile: "default", revision: 11, layout: layout), printer: &printer) == [])
-        #expect(try Self.lines(.layout(profile: "default", revision: 12, layout: layout), printer: &printer)
-                == ["layout of 'default' is now revision 12 (2 pages, 1 button)"])
+        let move = DeckEvent.move(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: "A", swapped: nil, revision: 11, by: nil)
+        #expect(try Self.lines(.event(move), printer: &printer) == ["moved 'A' 0/0 -> 0/1, revision 11"])
+        #expect(printer.pendingLayout == nil && printer.revision == 11)
+        // A layout no event follows is shown when the watcher flushes it.
+        #expect(try Self.lines(.layout(profile: "default", revision: 12, layout: layout), printer: &printer) == [])
+        #expect(printer.flush() == [layoutLine(12)])
+        #expect(printer.flush() == [])
+        // An unrelated event, or the next layout, lets the held one out first.
+        _ = try Self.lines(.layout(profile: "default", revision: 13, layout: layout), printer: &printer)
+        #expect(try Self.lines(.event(.join(client: Self.phone)), printer: &printer)
+                == [layoutLine(13), "Kim's iPhone joined (phone, 127.0.0.1:53422, protocol 7)"])
+        _ = try Self.lines(.layout(profile: "default", revision: 14, layout: layout), printer: &printer)
+        #expect(try Self.lines(.layout(profile: "default", revision: 15, layout: layout), printer: &printer) == [layoutLine(14)])
+        #expect(printer.flush() == [layoutLine(15)])
     }
 
     @Test func otherBroadcasts() throws {

@@ -1,4 +1,5 @@
 @testable import DeckControl
+import DeckHost
 import DeckTestSupport
 import Foundation
 import Glibc
@@ -49,11 +50,17 @@ struct NoHostTests {
     @Test func theDefaultSocketFollowsDeckdsRule() {
         #expect(ControlSocket.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
                 == "/run/user/1000/deckd/control.sock")
-        #expect(ControlSocket.defaultPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"], userID: 1000)
-                == "/run/user/1000/deckd/control.sock")
         #expect(ControlSocket.defaultPath(environment: [:], userID: 1000) == "/tmp/deckd-1000/control.sock")
         #expect(ControlSocket.defaultPath(environment: ["XDG_RUNTIME_DIR": ""], userID: 7) == "/tmp/deckd-7/control.sock")
         #expect(ControlSocket.defaultPath(environment: ["XDG_RUNTIME_DIR": "run"], userID: 7) == "/tmp/deckd-7/control.sock")
+    }
+
+    /// deckd and deckctl meet without options: the same default, character for character.
+    @Test(arguments: [[:], ["XDG_RUNTIME_DIR": "/run/user/1000"], ["XDG_RUNTIME_DIR": "/run/user/1000/"],
+                      ["XDG_RUNTIME_DIR": ""], ["XDG_RUNTIME_DIR": "relative"], ["HOME": "/home/kim"]])
+    func deckdAndDeckctlAgreeOnTheSocket(_ environment: [String: String]) {
+        #expect(HostConfiguration.defaults(environment: environment).control
+                == ControlSocket.defaultPath(environment: environment, userID: getuid()))
     }
 
     @Test func deckctlUsesTheDefaultSocketWithoutControl() throws {

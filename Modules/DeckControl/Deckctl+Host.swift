@@ -72,8 +72,8 @@ extension Deckctl {
         guard case let .paired(_, paired, token)? = reply.message else { throw unexpected(reply, "paired") }
         run.say("paired '\(Label.clean(paired))'; its token is:",
                 "  \(Label.clean(token))",
-                "Enter it in the device's app (it is shown only now). Pairing the same name again",
-                "replaces the token; 'deckctl unpair NAME' revokes it.")
+                "Enter it in the device's app; deckctl cannot show it again. Pairing the same name",
+                "again replaces the token; 'deckctl unpair NAME' revokes it.")
         return .ok
     }
 

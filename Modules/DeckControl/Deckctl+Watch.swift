@@ -8,7 +8,7 @@ extension Deckctl {
         StopSignals.exitCleanly()
         let session = try ControlSession(socket: run.socket)
         _ = try session.request(.subscribe)
-        var text = EventText(revision: session.welcome.revision)
+        var text = EventText(revision: session.welcome.revision, showsControlClients: run.parsed[C.everything])
         if !run.json {
             let welcome = session.welcome
             run.console.out(timestamp() + "watching profile '\(Label.clean(welcome.profile))' at revision \(welcome.revision), "

@@ -142,15 +142,18 @@ enum DeckctlCommands {
         discussion: "Lists the devices connected to the host now (name, kind, address, protocol level), "
             + "and how many control connections (deckctl, scripts) there are.")
 
+    static let everything = Flag("all", help: "also show control connections (deckctl commands, scripts) coming and going")
     static let watch = CommandSpec(
         "watch", summary: "prints every event until interrupted",
         discussion: """
             Prints one line per event as it happens, with the time: edits and who made them, refused requests, \
             presses and how their actions ended, lock changes, devices joining and leaving, reloads and their \
             problems, profile switches, restores, plugin states and new layout revisions. Runs until Ctrl-C \
-            (or SIGTERM), then exits 0; exits 3 when the host goes away. With --json, every line the host sends \
-            is printed as it came.
+            (or SIGTERM), then exits 0; exits 3 when the host goes away. Control connections (every deckctl \
+            command is one) coming and going are left out unless --all is given. With --json, every line the \
+            host sends is printed as it came.
             """,
+        options: [everything],
         examples: [Example("deckctl watch", "follow what happens"),
                    Example("deckctl --json watch | jq -c 'select(.event == \"press\")'", "only presses, for a script")])
 

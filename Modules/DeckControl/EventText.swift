@@ -15,10 +15,15 @@ struct EventText {
     private(set) var revision: Int
     /// A layout line held back, and its revision.
     private(set) var pendingLayout: (revision: Int, line: String)?
+    /// Whether control clients (deckctl itself, scripts) joining and leaving
+    /// are shown: each deckctl command is a connection of its own, so they
+    /// would double the lines of every command.
+    let showsControlClients: Bool
 
     /// A printer that has reported `revision` (the welcome's).
-    init(revision: Int) {
+    init(revision: Int, showsControlClients: Bool = false) {
         self.revision = revision
+        self.showsControlClients = showsControlClients
     }
 
     /// The lines for one line from the host.
@@ -26,6 +31,7 @@ struct EventText {
         guard let message = line.message else { return flush() + ["message \(line.text)"] }
         switch message {
         case .event(let event):
+            if !showsControlClients, let client = Self.connectingClient(event), client.kind == Device.controlKind { return [] }
             var lines: [String] = []
             if let pending = pendingLayout {
                 pendingLayout = nil
@@ -56,6 +62,14 @@ struct EventText {
         pendingLayout = nil
         revision = max(revision, pending.revision)
         return [pending.line]
+    }
+
+    /// The client of a `join` or `leave`.
+    static func connectingClient(_ event: DeckEvent) -> ClientInfo? {
+        switch event {
+        case .join(let client), .leave(let client, _): client
+        default: nil
+        }
     }
 
     /// The revision an event reports, if it makes one.

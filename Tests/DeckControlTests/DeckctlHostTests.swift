@@ -225,6 +225,17 @@ struct DeckctlHostTests {
         phone.line.shutdownSending()
         try watch.waitForLine(containing: "Kim's iPhone left (it closed the connection)")
         for line in watch.printed { #expect(line.range(of: #"^\d\d:\d\d:\d\d "#, options: .regularExpression) != nil, "\(line)") }
+        #expect(!watch.printed.contains { $0.contains("deckctl joined") || $0.contains("deckctl left") })
+        #expect(watch.stop(with: SIGINT) == 0)
+    }
+
+    @Test func watchAllShowsControlConnections() throws {
+        let deck = try DeckctlAgainstHost()
+        let watch = try deck.watch(all: true)
+        try watch.waitForLine(containing: "watching profile")
+        #expect(try deck.run("status").status == 0)
+        try watch.waitForLine(containing: "deckctl joined (control, control, protocol 7)")
+        try watch.waitForLine(containing: "deckctl left (it closed the connection)")
         #expect(watch.stop(with: SIGINT) == 0)
     }
 

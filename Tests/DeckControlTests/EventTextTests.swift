@@ -63,6 +63,15 @@ struct EventTextTests {
         #expect(try Self.lines(.event(event), printer: &printer) == [expected])
     }
 
+    @Test func controlConnectionsComingAndGoingOnlyWhenAsked() throws {
+        var quiet = EventText(revision: 1)
+        #expect(try Self.lines(.event(.join(client: Self.control)), printer: &quiet) == [])
+        #expect(try Self.lines(.event(.leave(client: Self.control, reason: "closed")), printer: &quiet) == [])
+        #expect(try Self.lines(.event(.join(client: Self.phone)), printer: &quiet).count == 1)
+        var all = EventText(revision: 1, showsControlClients: true)
+        #expect(try Self.lines(.event(.join(client: Self.control)), printer: &all) == ["deckctl joined (control, control, protocol 7)"])
+    }
+
     @Test func aFailedReloadListsItsProblems() throws {
         var printer = EventText(revision: 10)
         let problems = [Problem(file: "default.yaml", line: 3, column: 1, message: "mapping values are not allowed here (YAML syntax)")]

@@ -53,8 +53,9 @@ final class DeckctlAgainstHost {
     }
 
     /// `deckctl watch` running in the background.
-    func watch(json: Bool = false) throws -> WatchProcess {
-        try WatchProcess(deckctl: deckctl, arguments: ["--control", host.control] + (json ? ["--json"] : []) + ["watch"])
+    func watch(json: Bool = false, all: Bool = false) throws -> WatchProcess {
+        try WatchProcess(deckctl: deckctl, arguments: ["--control", host.control] + (json ? ["--json"] : []) + ["watch"]
+                         + (all ? ["--all"] : []))
     }
 }
 

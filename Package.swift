@@ -26,6 +26,9 @@ let package = Package(
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckTransport", targets: ["DeckTransport"]),
+        .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
+        .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
+        .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -39,6 +42,11 @@ let package = Package(
         .target(name: "DeckGestureTraces", dependencies: ["DeckGestures", "DeckGeometry", "DeckModel"],
                 path: "Modules/DeckGestureTraces", swiftSettings: strict),
 
+        // The plugin side of PLUGINS.md §2: the message types (both directions) and a
+        // runtime that makes a Swift plugin a few lines. No Foundation, no host module.
+        .target(name: "DeckPluginKit", dependencies: ["DeckModel"], path: "Modules/DeckPluginKit",
+                swiftSettings: strict),
+
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
         .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
@@ -49,6 +57,10 @@ let package = Package(
                 path: "Modules/DeckControl", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
+        .target(name: "DeckPlugins",
+                dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
+                path: "Modules/DeckPlugins", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -63,6 +75,9 @@ let package = Package(
                           path: "Apps/deckctl", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
+        // The example plugin of plugins/counter (run through its launcher script there).
+        .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit"],
+                          path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
@@ -85,6 +100,12 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckPluginKitTests", dependencies: ["DeckPluginKit", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckPluginKitTests", swiftSettings: strict),
+        .testTarget(name: "DeckPluginsTests",
+                    dependencies: ["DeckPlugins", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTransport",
+                                   "DeckTestSupport", "deck-plugin-counter"],
+                    path: "Tests/DeckPluginsTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
+        .library(name: "DeckHost", targets: ["DeckHost"]),
+        .executable(name: "deckd", targets: ["deckd"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -61,6 +63,11 @@ let package = Package(
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
+        // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
+        .target(name: "DeckHost",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
+                               "DeckPlugins", "DeckPluginKit", "CLinux"],
+                path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -73,6 +80,7 @@ let package = Package(
         // MARK: Apps (thin mains over a module)
         .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
                           path: "Apps/deckctl", swiftSettings: strict),
+        .executableTarget(name: "deckd", dependencies: ["DeckHost"], path: "Apps/deckd", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
         // The example plugin of plugins/counter (run through its launcher script there).
@@ -80,7 +88,8 @@ let package = Package(
                           path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
+                path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
@@ -106,6 +115,10 @@ let package = Package(
                     dependencies: ["DeckPlugins", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTransport",
                                    "DeckTestSupport", "deck-plugin-counter"],
                     path: "Tests/DeckPluginsTests", swiftSettings: strict),
+        .testTarget(name: "DeckHostTests",
+                    dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
+                                   "LockGate", "DeckTestSupport", "deckd"],
+                    path: "Tests/DeckHostTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

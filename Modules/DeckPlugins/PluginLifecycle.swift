@@ -70,7 +70,8 @@ struct PluginLifecycle {
         return false
     }
 
-    /// A press arriving now: deliver, keep until ready, or refuse with a reason.
+    /// A press arriving now: deliver, keep until ready, or refuse with a
+    /// reason (a predicate: "is restarting after it exited with status 1").
     enum PressDisposition: Hashable {
         case deliver
         case hold
@@ -81,9 +82,9 @@ struct PluginLifecycle {
         switch state {
         case .running: .deliver
         case .idle, .starting: .hold
-        case .terminating(let reason), .restarting(let reason): .refuse("it is restarting after it \(reason)")
-        case .failed(let reason): .refuse("it failed: \(reason); it stays down until the next reload")
-        case .stopping, .stopped: .refuse("it is being stopped")
+        case .terminating(let reason), .restarting(let reason): .refuse("is restarting after it \(reason)")
+        case .failed(let reason): .refuse("failed: \(reason); it stays down until the next reload")
+        case .stopping, .stopped: .refuse("is being stopped")
         }
     }
 

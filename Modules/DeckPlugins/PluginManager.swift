@@ -68,13 +68,14 @@ public final class PluginManager {
     var stopping: (() -> Void)?
     var isShuttingDown = false
 
-    /// Scans `folders` and gets ready; no plugin starts before ``layoutChanged(_:)``.
+    /// Gets ready with the plugins of `catalog` (nil: scans `folders` now);
+    /// no plugin starts before ``layoutChanged(_:)``.
     ///
     /// Also makes SIGPIPE ignored in this process: writing to a plugin whose
     /// end of the pipe is closed must be an EPIPE error, not the host's death.
     /// (Plugins start with SIGPIPE at its default again.)
-    public init(loop: EventLoop, folders: [String], searchPath: String?, hostName: String, hostVersion: String,
-                policy: PluginPolicy = PluginPolicy(), events: Events) {
+    public init(loop: EventLoop, folders: [String], searchPath: String?, catalog: PluginCatalog? = nil,
+                hostName: String, hostVersion: String, policy: PluginPolicy = PluginPolicy(), events: Events) {
         signal(SIGPIPE, SIG_IGN)
         self.loop = loop
         self.folders = folders
@@ -83,9 +84,9 @@ public final class PluginManager {
         self.hostName = hostName
         self.hostVersion = hostVersion
         self.events = events
-        catalog = PluginCatalog.scan(folders: folders, searchPath: searchPath)
-        for manifest in catalog.manifests { add(manifest) }
-        for problem in catalog.problems { events.log(.warning, "plugin manifest: \(problem)") }
+        self.catalog = catalog ?? PluginCatalog.scan(folders: folders, searchPath: searchPath)
+        for manifest in self.catalog.manifests { add(manifest) }
+        for problem in self.catalog.problems { events.log(.warning, "plugin manifest: \(problem)") }
     }
 
     // MARK: What the host reports
@@ -114,18 +115,25 @@ public final class PluginManager {
     /// Hands a press of a `{plugin: ID, …}` button to its plugin; `done` is
     /// told (at once, or when a starting plugin is ready) whether it got there.
     public func press(plugin id: String, _ press: PluginPress, done: @escaping (PluginPressResult) -> Void) {
-        guard !isShuttingDown else { return done(.unavailable("the host is stopping")) }
+        guard !isShuttingDown else { return done(.unavailable("is stopping with the host")) }
         guard let supervisor = supervisors[id] else { return done(.unavailable(unavailableReason(id))) }
         supervisor.deliver(press, mayStart: !isRetiring(id), done: done)
     }
 
-    /// Reads the plugins folders again: new plugins become available, changed
-    /// ones are restarted, removed or broken ones stopped, and failed ones may
-    /// start again. Returns the problems of every manifest.
+    /// Reads the plugins folders again (on the calling thread) and applies
+    /// what was found with ``reload(_:)``.
     @discardableResult
     public func reload() -> [FileProblem] {
+        reload(PluginCatalog.scan(folders: folders, searchPath: searchPath))
+    }
+
+    /// Applies a fresh scan of the plugins folders (made off the loop): new
+    /// plugins become available, changed ones are restarted, removed or
+    /// broken ones stopped, and failed ones may start again. Returns the
+    /// problems of every manifest.
+    @discardableResult
+    public func reload(_ fresh: PluginCatalog) -> [FileProblem] {
         guard !isShuttingDown else { return catalog.problems }
-        let fresh = PluginCatalog.scan(folders: folders, searchPath: searchPath)
         for (id, supervisor) in supervisors {
             if fresh.manifest(id: id) == supervisor.manifest {
                 supervisor.reset()
@@ -144,13 +152,23 @@ public final class PluginManager {
         return fresh.problems
     }
 
-    /// Stops every plugin (`shutdown`, SIGTERM after the grace, then SIGKILL);
-    /// `done` is called on the loop once every plugin process is gone.
-    public func shutdown(_ done: @escaping () -> Void) {
+    /// Stops every plugin: `shutdown`, SIGTERM after `grace`, SIGKILL after
+    /// `killGrace` more (nil: the policy's 2 s and 1 s; the host passes less
+    /// to fit its own exit within 2 s). `done` is called on the loop once
+    /// every plugin process is gone.
+    public func shutdown(grace: Duration? = nil, killGrace: Duration? = nil, _ done: @escaping () -> Void) {
         isShuttingDown = true
         stopping = done
-        for supervisor in Array(supervisors.values) + Array(retiring.values) { supervisor.stop() }
+        for supervisor in Array(supervisors.values) + Array(retiring.values) {
+            supervisor.stop(grace: grace, killGrace: killGrace)
+        }
         finishShutdownIfDone()
+    }
+
+    /// SIGKILL to every plugin process still there, reaping each: for after
+    /// the event loop has stopped (nothing is reported any more).
+    public func killRemaining() {
+        for supervisor in Array(supervisors.values) + Array(retiring.values) { supervisor.killNow() }
     }
 
     // MARK: What the host asks
@@ -186,7 +204,7 @@ public final class PluginManager {
     private func retire(_ supervisor: PluginSupervisor) {
         supervisors[supervisor.id] = nil
         retiring[ObjectIdentifier(supervisor)] = supervisor
-        supervisor.failHeld("its manifest changed and it is being restarted")
+        supervisor.failHeld("is being restarted because its manifest changed")
         supervisor.stop()
     }
 

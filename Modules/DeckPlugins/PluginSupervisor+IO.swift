@@ -30,7 +30,7 @@ extension PluginSupervisor {
     }
 
     func sendPress(_ press: PluginPress) -> PluginPressResult {
-        send(.press(press)) ? .delivered : .dropped("it is not reading its input, so the press was dropped")
+        send(.press(press)) ? .delivered : .dropped("is not reading its input, so the press was dropped")
     }
 
     /// Writes queued lines until the pipe is full; watches for room then.
@@ -206,7 +206,7 @@ extension PluginSupervisor {
             log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")
             budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
         }
-        failHeld("it \(how) before it was ready")
+        failHeld("\(how) before it was ready")
         delegate?.pluginProcessEnded(self)
         perform(lifecycle.exited(how, now: .now))
     }

@@ -61,6 +61,9 @@ final class PluginSupervisor {
     /// Messages dropped since the plugin stopped reading.
     var dropped = 0
     private var reportedStatus: PluginStatus?
+    /// Shorter timings for a stop that must fit a deadline (the host's own 2 s).
+    private var shutdownGraceOverride: Duration?
+    private var killGraceOverride: Duration?
 
     init(manifest: PluginManifest, loop: EventLoop, policy: PluginPolicy, hello: PluginHello) {
         self.manifest = manifest
@@ -75,12 +78,18 @@ final class PluginSupervisor {
     deinit {
         // The manager drops a supervisor only once it is stopped; this is a
         // safety net so that no plugin outlives its supervisor or stays a zombie.
-        if let process {
-            process.signalGroup(SIGKILL)
-            var status: Int32 = 0
-            while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
-            process.close()
-        }
+        killNow()
+    }
+
+    /// SIGKILL to the plugin's group and a blocking reap (it is immediate
+    /// after SIGKILL); only when the loop no longer runs the supervisor.
+    func killNow() {
+        guard let process else { return }
+        process.signalGroup(SIGKILL)
+        var status: Int32 = 0
+        while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+        process.close()
+        self.process = nil
     }
 
     /// How the plugin is doing, for `deckctl status`.
@@ -111,7 +120,7 @@ final class PluginSupervisor {
             done(sendPress(press))
         case .hold:
             guard held.count < policy.maximumHeldPresses else {
-                done(.dropped("\(policy.maximumHeldPresses) presses are already waiting for it to start"))
+                done(.dropped("already has \(policy.maximumHeldPresses) presses waiting for it to start"))
                 return
             }
             held.append((press, done))
@@ -121,8 +130,11 @@ final class PluginSupervisor {
         }
     }
 
-    /// Stops the plugin for good (`shutdown`, then SIGTERM, then SIGKILL).
-    func stop() {
+    /// Stops the plugin for good: `shutdown`, then SIGTERM after `grace`,
+    /// then SIGKILL after `killGrace` (nil: the policy's).
+    func stop(grace: Duration? = nil, killGrace: Duration? = nil) {
+        if let grace { shutdownGraceOverride = grace }
+        if let killGrace { killGraceOverride = killGrace }
         perform(lifecycle.stop())
     }
 
@@ -151,7 +163,7 @@ final class PluginSupervisor {
                 terminate()
             case .sendShutdown(let grace):
                 send(.shutdown)
-                terminateTimer = loop.schedule(after: grace) { [weak self] in self?.terminate() }
+                terminateTimer = loop.schedule(after: shutdownGraceOverride ?? grace) { [weak self] in self?.terminate() }
             case let .scheduleRestart(delay, reason):
                 log(.warning, "plugin '\(id)' \(reason); starting it again in \(PluginLifecycle.words(delay))")
                 restartTimer = loop.schedule(after: delay) { [weak self] in
@@ -160,7 +172,7 @@ final class PluginSupervisor {
                 }
             case .markFailed(let reason):
                 log(.error, "plugin '\(id)' \(reason); it failed \(policy.failureLimit) times within \(PluginLifecycle.words(policy.failureWindow)), so it stays down until the next reload")
-                failHeld("it failed")
+                failHeld("failed")
             case .cancelRestart:
                 restartTimer?.cancel()
                 restartTimer = nil
@@ -188,7 +200,7 @@ final class PluginSupervisor {
             log(.info, "plugin '\(id)' started (pid \(process.pid))")
             perform(lifecycle.spawned())
         } catch {
-            failHeld("it could not be started")
+            failHeld("could not be started")
             perform(lifecycle.spawnFailed(Self.reason(error), now: .now))
         }
     }
@@ -228,7 +240,7 @@ final class PluginSupervisor {
         terminateTimer = nil
         guard let process, killTimer == nil else { return }
         process.signalGroup(SIGTERM)
-        killTimer = loop.schedule(after: policy.killGrace) { [weak self] in
+        killTimer = loop.schedule(after: killGraceOverride ?? policy.killGrace) { [weak self] in
             guard let self, let process = self.process else { return }
             log(.warning, "plugin '\(id)' did not exit after SIGTERM; killing it")
             process.signalGroup(SIGKILL)
@@ -263,9 +275,10 @@ final class PluginSupervisor {
 public enum PluginPressResult: Hashable, Sendable {
     /// Written to the plugin's input (or queued for it, in order).
     case delivered
-    /// The plugin cannot take presses now: the sentence says why
-    /// ("it is restarting after it exited with status 1").
+    /// The plugin cannot take presses now; why, as a predicate about it
+    /// ("is restarting after it exited with status 1", "is not installed (…)").
     case unavailable(String)
-    /// The plugin is there but not reading its input; the press was dropped.
+    /// The plugin is there but could not take the press (as a predicate:
+    /// "is not reading its input, so the press was dropped").
     case dropped(String)
 }

@@ -50,7 +50,7 @@ import Testing
                 #expect(reason == "exited with status 3")
                 #expect(lifecycle.status == ("restarting", "it exited with status 3"))
                 if case .refuse(let why) = lifecycle.pressDisposition {
-                    #expect(why == "it is restarting after it exited with status 3")
+                    #expect(why == "is restarting after it exited with status 3")
                 } else {
                     Issue.record("a press while restarting is refused")
                 }
@@ -165,7 +165,7 @@ import Testing
         default: #expect(actions == [.cancelRestart, .stopped])
         }
         if lifecycle.hasProcess {
-            #expect(lifecycle.pressDisposition == .refuse("it is being stopped"))
+            #expect(lifecycle.pressDisposition == .refuse("is being stopped"))
             #expect(lifecycle.exited("exited with status 0", now: at(9)) == [.stopped])
         }
         #expect(lifecycle.stop() == [], "stopping twice does nothing more")

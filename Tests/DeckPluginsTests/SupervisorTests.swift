@@ -10,12 +10,7 @@ import Testing
 @Suite struct SupervisorTests {
     /// The pids of `id`'s processes so far, from the "started (pid N)" log lines.
     private func pids(_ harness: PluginHarness, _ id: String) -> [Int32] {
-        harness.record.withLock { record in
-            record.logs.compactMap { entry -> Int32? in
-                guard let range = entry.message.range(of: "plugin '\(id)' started (pid ") else { return nil }
-                return Int32(entry.message[range.upperBound...].prefix { $0.isNumber })
-            }
-        }
+        startedPIDs(in: harness.record.withLock { $0.logs.map(\.message).joined(separator: "\n") }, after: "plugin '\(id)'")
     }
 
     /// The pid a plugin logged as `child N`.
@@ -80,7 +75,7 @@ import Testing
         let layout = try PluginLayouts.with([("echo", "a")])
         try harness.show(layout)
         for press in 0..<65 { try harness.press(layout, page: 0, index: 0, tag: "\(press)") }
-        #expect(harness.record.withLock { $0.results["64"] } == .dropped("64 presses are already waiting for it to start"))
+        #expect(harness.record.withLock { $0.results["64"] } == .dropped("already has 64 presses waiting for it to start"))
         #expect(harness.wait { $0.results.count == 65 })
         #expect(harness.record.withLock { record in (0..<64).allSatisfy { record.results["\($0)"] == .delivered } })
     }
@@ -98,7 +93,7 @@ import Testing
             if attempt < 5 {
                 try harness.press(layout, page: 0, index: 0, tag: "meanwhile \(attempt)")
                 #expect(harness.record.withLock { $0.results["meanwhile \(attempt)"] }
-                    == .unavailable("it is restarting after it exited with status 3"))
+                    == .unavailable("is restarting after it exited with status 3"))
             }
         }
         for delay in ["40 ms", "80 ms", "160 ms", "320 ms"] {
@@ -107,12 +102,12 @@ import Testing
         #expect(harness.logged("it failed 5 times within 1 minute, so it stays down until the next reload"))
         try harness.press(layout, page: 0, index: 0, tag: "after")
         #expect(harness.record.withLock { $0.results["after"] }
-            == .unavailable("it failed: exited with status 3; it stays down until the next reload"))
+            == .unavailable("failed: exited with status 3; it stays down until the next reload"))
         let status = try #require(try harness.status("crashy"))
         #expect(status.state == "failed")
         #expect(status.message.hasPrefix("it exited with status 3; 5 failures within 1 minute"))
         #expect(pids(harness, "crashy").count == 5)
-        #expect(pids(harness, "crashy").allSatisfy { !processExists($0) }, "every process was reaped")
+        #expect(pids(harness, "crashy").allSatisfy { !processIsAlive($0) }, "every process was reaped")
 
         try harness.withManager { $0.reload() }
         #expect(harness.wait { $0.statuses.last?.state == "running" }, "a reload brings it back\n\(harness.logText)")
@@ -125,7 +120,7 @@ import Testing
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } }, "\(harness.logText)")
         #expect(harness.logged("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"))
         let first = try #require(pids(harness, "mute").first)
-        #expect(harness.wait { _ in !processExists(first) }, "its process (a sleep) is gone")
+        #expect(harness.wait { _ in !processIsAlive(first) }, "its process (a sleep) is gone")
     }
 
     @Test func aPluginThatStopsReadingNeverBlocksTheHost() throws {
@@ -141,7 +136,7 @@ import Testing
         for press in 0..<400 { try harness.press(layout, page: 0, index: 0, tag: "\(press)") }
         #expect(ContinuousClock.now - started < .seconds(5), "400 presses are answered without waiting for the plugin")
         let results = harness.record.withLock { $0.results }
-        let dropped = results.values.filter { $0 == .dropped("it is not reading its input, so the press was dropped") }.count
+        let dropped = results.values.filter { $0 == .dropped("is not reading its input, so the press was dropped") }.count
         #expect(results.count == 400)
         #expect(dropped > 300, "the pipe (64 KiB) and the queue (64 KiB) hold about 60 presses of 2 KB")
         let queued = try harness.withManager { $0.supervisors["deaf"]?.outbox.queuedBytes ?? -1 }
@@ -200,12 +195,12 @@ import Testing
         #expect(harness.wait { $0.statuses.last?.state == "running" })
         let leader = try #require(pids(harness, "stubborn").first)
         let child = try #require(childPID(harness))
-        #expect(processExists(leader) && processExists(child))
+        #expect(processIsAlive(leader) && processIsAlive(child))
         let started = ContinuousClock.now
         harness.stop()
         let took = ContinuousClock.now - started
         #expect(harness.record.withLock { $0.stopped })
-        #expect(!processExists(leader) && !processExists(child), "SIGKILL reached the plugin and its child")
+        #expect(!processIsAlive(leader) && !processIsAlive(child), "SIGKILL reached the plugin and its child")
         #expect(took >= .milliseconds(550), "shutdown, then SIGTERM after 300 ms, then SIGKILL 300 ms later: \(took)")
         #expect(harness.logged("plugin 'stubborn' did not exit after SIGTERM; killing it"))
     }
@@ -220,7 +215,7 @@ import Testing
         let started = ContinuousClock.now
         harness.stop()
         #expect(ContinuousClock.now - started < .seconds(4), "it exited on shutdown: no SIGTERM was needed")
-        #expect(!processExists(pid))
+        #expect(!processIsAlive(pid))
         #expect(!harness.logged("did not exit after SIGTERM"))
     }
 
@@ -232,7 +227,7 @@ import Testing
         let child = try #require(childPID(harness))
         try harness.press(layout, page: 0, index: 0, tag: "exit")
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } })
-        #expect(harness.wait { _ in !processExists(child) }, "the child in its group went with it")
+        #expect(harness.wait { _ in !processIsAlive(child) }, "the child in its group went with it")
         #expect(harness.logged("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
     }
 
@@ -310,7 +305,7 @@ import Testing
         try TestPlugins.echo("late").install(in: harness.folder.path)
         try harness.withManager { $0.reload() }
         #expect(harness.wait { _ in self.pids(harness, "echo").count == 2 && self.pids(harness, "late").count == 1 }, "\(harness.logText)")
-        #expect(!processExists(first), "the old process was stopped first")
+        #expect(!processIsAlive(first), "the old process was stopped first")
         #expect(harness.wait { $0.logs.filter { $0.message.hasSuffix("is ready") }.count == 3 })
     }
 

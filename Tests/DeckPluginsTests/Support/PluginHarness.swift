@@ -174,12 +174,3 @@ enum PluginLayouts {
         return try DeckLayout(slotsPerPage: slots, pages: [page])
     }
 }
-
-/// Whether process `pid` still exists (a zombie counts as gone: it is only an entry).
-func processExists(_ pid: Int32) -> Bool {
-    guard kill(pid, 0) == 0 else { return false }
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return false }
-    let state = stat[stat.index(close, offsetBy: 2)]
-    return state != "Z"
-}

@@ -99,7 +99,7 @@ import Testing
         for delay in ["40 ms", "80 ms", "160 ms", "320 ms"] {
             #expect(harness.logged("plugin 'crashy' exited with status 3; starting it again in \(delay)"), "\(harness.logText)")
         }
-        #expect(harness.logged("it failed 5 times within 1 minute, so it stays down until the next reload"))
+        #expect(harness.waitForLog("it failed 5 times within 1 minute, so it stays down until the next reload"))
         try harness.press(layout, page: 0, index: 0, tag: "after")
         #expect(harness.record.withLock { $0.results["after"] }
             == .unavailable("failed: exited with status 3; it stays down until the next reload"))
@@ -118,7 +118,7 @@ import Testing
         let harness = try PluginHarness(plugins: [TestPlugins.neverReady()])
         try harness.show(try PluginLayouts.with([("mute", "x")]))
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } }, "\(harness.logText)")
-        #expect(harness.logged("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"))
+        #expect(harness.waitForLog("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"), "\(harness.logText)")
         let first = try #require(pids(harness, "mute").first)
         #expect(harness.wait { _ in !processIsAlive(first) }, "its process (a sleep) is gone")
     }
@@ -228,7 +228,7 @@ import Testing
         try harness.press(layout, page: 0, index: 0, tag: "exit")
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } })
         #expect(harness.wait { _ in !processIsAlive(child) }, "the child in its group went with it")
-        #expect(harness.logged("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
+        #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
     }
 
     @Test func titlesFollowTheLayoutAndTheProcess() throws {
@@ -252,7 +252,7 @@ import Testing
         kill(pid, SIGKILL)
         #expect(harness.wait { $0.titles.count == 4 })
         #expect(harness.record.withLock { $0.titles.last! == (0, 0, nil) })
-        #expect(harness.logged("plugin 'echo' was ended by signal 9; starting it again in 40 ms"))
+        #expect(harness.waitForLog("plugin 'echo' was ended by signal 9; starting it again in 40 ms"))
     }
 
     @Test func aFloodOfTitlesIsCoalesced() throws {

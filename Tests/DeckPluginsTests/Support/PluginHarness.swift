@@ -130,6 +130,11 @@ final class PluginHarness: Sendable {
         record.withLock { $0.logs.map { "\($0.level.rawValue) \($0.message)" }.joined(separator: "\n") }
     }
 
+    /// Waits until a log line contains `fragment`.
+    func waitForLog(_ fragment: String, timeout: Double = 10) -> Bool {
+        wait(timeout: timeout) { $0.logs.contains { $0.message.contains(fragment) } }
+    }
+
     func logged(_ fragment: String) -> Bool {
         record.withLock { $0.logs.contains { $0.message.contains(fragment) } }
     }

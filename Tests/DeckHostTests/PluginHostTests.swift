@@ -92,6 +92,17 @@ struct PluginHostTests {
         #expect(host.waitForLog("'Hang' (run) did not finish within"))
     }
 
+    @Test func anOpenWithoutAnOpenerSaysSo() throws {
+        let host = try HostProcess(files: ["default.yaml": "pages:\n  - buttons:\n      0: {name: Web, action: {open: \"https://example.com\"}}\n"])
+        try host.start(extra: ["--opener", host.root.path + "/no-such-opener"])
+        let device = try host.device()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(try control.nextOutcome() == .openerMissing)
+        #expect(host.waitForLog("'Web' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"))
+    }
+
     @Test func aProfileButtonSwitchesTheLiveLayoutForEveryone() throws {
         let host = try HostProcess(files: ["default.yaml": deskYAML + "\n      4: {name: Other, action: {profile: other}}\n",
                                            "other.yaml": "pages:\n  - buttons:\n      0: {name: Back, action: {profile: default}}\n"])

@@ -23,7 +23,14 @@ public enum PluginMessage: Hashable, Sendable {
 
 /// How important a plugin's `log` line is: the host log's levels.
 public enum PluginLogLevel: String, CaseIterable, Hashable, Sendable, Comparable {
-    case debug, info, warning, error
+    /// Details for finding a fault; hidden unless the host runs with `--log-level debug`.
+    case debug
+    /// Something worth a line in the log (the default).
+    case info
+    /// Something went wrong and the plugin carries on.
+    case warning
+    /// Something failed.
+    case error
 
     private var rank: Int {
         switch self {

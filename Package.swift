@@ -27,6 +27,9 @@ let package = Package(
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckTransport", targets: ["DeckTransport"]),
+        .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
+        .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
+        .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
     ],
@@ -41,6 +44,11 @@ let package = Package(
         // Trace files for DeckGestures (GESTURES.md §3): parsing, replay, comparison. Foundation only too.
         .target(name: "DeckGestureTraces", dependencies: ["DeckGestures", "DeckGeometry", "DeckModel"],
                 path: "Modules/DeckGestureTraces", swiftSettings: strict),
+
+        // The plugin side of PLUGINS.md §2: the message types (both directions) and a
+        // runtime that makes a Swift plugin a few lines. No Foundation, no host module.
+        .target(name: "DeckPluginKit", dependencies: ["DeckModel"], path: "Modules/DeckPluginKit",
+                swiftSettings: strict),
 
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
@@ -57,10 +65,14 @@ let package = Package(
         .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
+        .target(name: "DeckPlugins",
+                dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
+                path: "Modules/DeckPlugins", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckCommandLine", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -77,6 +89,9 @@ let package = Package(
         .executableTarget(name: "deckd", dependencies: ["DeckHost"], path: "Apps/deckd", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
+        // The example plugin of plugins/counter (run through its launcher script there).
+        .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit"],
+                          path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
@@ -100,6 +115,12 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckPluginKitTests", dependencies: ["DeckPluginKit", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckPluginKitTests", swiftSettings: strict),
+        .testTarget(name: "DeckPluginsTests",
+                    dependencies: ["DeckPlugins", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTransport",
+                                   "DeckTestSupport", "deck-plugin-counter"],
+                    path: "Tests/DeckPluginsTests", swiftSettings: strict),
         .testTarget(name: "DeckHostTests",
                     dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
                                    "LockGate", "DeckTestSupport", "deckd"],

@@ -36,7 +36,9 @@ public enum HostArguments {
         configuration.profile = parsed[profile] ?? configuration.profile
         configuration.listen = parsed[noTCP] ? nil : parsed[listen] ?? configuration.listen
         configuration.control = parsed[control] ?? configuration.control
-        configuration.plugins = parsed[plugins] ?? configuration.plugins
+        // Given folders replace the default one; given again, they add up.
+        let pluginFolders = parsed.all(plugins)
+        configuration.plugins = pluginFolders.isEmpty ? configuration.plugins : pluginFolders
         configuration.opener = parsed[opener] ?? configuration.opener
         configuration.lockProbe = parsed[lockProbe] ?? configuration.lockProbe
         configuration.keep = parsed[keep] ?? configuration.keep
@@ -46,6 +48,15 @@ public enum HostArguments {
         configuration.logLevel = parsed[logLevel] ?? configuration.logLevel
         configuration.helloTimeout = parsed[helloTimeout].map { .milliseconds($0) } ?? configuration.helloTimeout
         configuration.lockProbeInterval = parsed[lockProbeInterval].map { .milliseconds($0) } ?? configuration.lockProbeInterval
+        if let milliseconds = parsed[pluginRestartDelay] {
+            let delay = Duration.milliseconds(milliseconds)
+            configuration.pluginPolicy.firstRestartDelay = delay
+            configuration.pluginPolicy.maximumRestartDelay = max(delay, .milliseconds(1)) * 60
+        }
+        configuration.pluginPolicy.readyTimeout = parsed[pluginReadyTimeout].map { .milliseconds($0) }
+            ?? configuration.pluginPolicy.readyTimeout
+        configuration.maxRunningActions = parsed[maxRunningActions] ?? configuration.maxRunningActions
+        configuration.maxQueuedActions = parsed[maxQueuedActions] ?? configuration.maxQueuedActions
         return .run(configuration)
     }
 
@@ -70,8 +81,9 @@ public enum HostArguments {
                                         help: "control socket for deckctl (default $XDG_RUNTIME_DIR/deckd/control.sock, "
                                             + "else /tmp/deckd-UID/control.sock)",
                                         completion: .file, validate: notEmpty)
-    static let plugins = Option<String>("plugins", value: "DIR", help: "plugins folder (plugins are not available in this build yet)",
-                                        completion: .directory, validate: notEmpty)
+    static let plugins = Option<String>("plugins", value: "DIR",
+                                        help: "a plugins folder (default $XDG_DATA_HOME/deckd/plugins); several are searched in order",
+                                        repeatable: true, completion: .directory, validate: notEmpty)
     static let opener = Option<String>("opener", value: "COMMAND",
                                        help: "opens `open` buttons (default xdg-open); gets the target as its argument",
                                        validate: notEmpty)
@@ -92,6 +104,15 @@ public enum HostArguments {
                                           hidden: true, validate: atLeast(1))
     static let lockProbeInterval = Option<Int>("lock-probe-interval", value: "MS", help: "lock probe period, in milliseconds",
                                                hidden: true, validate: atLeast(1))
+    // For tests: plugin supervision timings and the action queue's bounds.
+    static let pluginRestartDelay = Option<Int>("plugin-restart-delay", value: "MS", help: "first plugin restart delay",
+                                                hidden: true, validate: atLeast(1))
+    static let pluginReadyTimeout = Option<Int>("plugin-ready-timeout", value: "MS", help: "time a plugin has to say ready",
+                                                hidden: true, validate: atLeast(1))
+    static let maxRunningActions = Option<Int>("max-running-actions", value: "N", help: "run and open actions at once",
+                                               hidden: true, validate: atLeast(1))
+    static let maxQueuedActions = Option<Int>("max-queued-actions", value: "N", help: "actions waiting for a place",
+                                              hidden: true, validate: atLeast(0))
 
     /// deckd's one declaration. A later option wins over an earlier one
     /// (`deckd $DEFAULTS --listen 0.0.0.0:7531`), as deckd always did.
@@ -100,7 +121,8 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, logLevel, helloTimeout, lockProbeInterval],
+                      maxConnections, requireToken, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
+                      pluginReadyTimeout, maxRunningActions, maxQueuedActions],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all")],
             notes: [("running", """
                         Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \

@@ -4,6 +4,7 @@ import FoundationEssentials  // Data, as the transport delivers lines
 import Foundation
 #endif
 import DeckModel
+import DeckPlugins
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -44,6 +45,10 @@ final class HostCore {
     var signals: SignalSource?
     var watcher: ProfileWatcher?
     var probe: LockProbe?
+    /// Every plugin (started in `Host.start`).
+    var plugins: PluginManager?
+    /// `PATH`, for plugin programs named without a `/`.
+    var searchPath: String?
     var stopping = false
     var stopped = false
     var exitStatus = ExitStatus.success
@@ -122,7 +127,7 @@ final class HostCore {
         for notice in commit.notices { note(notice.message, level: .warning) }
         if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
         handle(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
-        if stopping && pipeline.isEmpty { finishStopping() }
+        finishStoppingIfReady()
     }
 
     private func perform(_ outcome: Outcome) {
@@ -133,6 +138,8 @@ final class HostCore {
             } catch {
                 logger.error("could not encode the layout of revision \(live.revision): \(error)")
             }
+            // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
+            plugins?.layoutChanged(live.layout)
         }
         for effect in outcome.effects { perform(effect) }
     }

@@ -25,7 +25,7 @@ struct HostArgumentsTests {
     @Test func theDeclarationIsConsistentAndTheSynopsisIsCLIMds() {
         #expect(HostArguments.command.declarationProblems == [])
         #expect(Synopsis.line(of: [HostArguments.command]) == "deckd [--layouts DIR] [--state DIR] [--profile NAME] "
-                + "[--listen HOST:PORT | --no-tcp] [--control PATH] [--plugins DIR] [--opener COMMAND] [--lock-probe COMMAND] "
+                + "[--listen HOST:PORT | --no-tcp] [--control PATH] [--plugins DIR]… [--opener COMMAND] [--lock-probe COMMAND] "
                 + "[--keep N] [--max-message BYTES] [--max-connections N] [--require-token] [--log-level debug|info|warning|error]")
     }
 
@@ -37,10 +37,17 @@ struct HostArgumentsTests {
             "--lock-probe-interval=40",
         ])
         #expect(all.layouts == "/l" && all.state == "/s" && all.profile == "desk" && all.listen == "0.0.0.0:7531")
-        #expect(all.control == "/c.sock" && all.plugins == "/p" && all.opener == "open-it" && all.lockProbe == "probe")
+        #expect(all.control == "/c.sock" && all.plugins == ["/p"] && all.opener == "open-it" && all.lockProbe == "probe")
         #expect(all.keep == 5 && all.maxMessage == 128 && all.maxConnections == 3 && all.requireToken && all.logLevel == .warning)
         #expect(all.helloTimeout == .milliseconds(250) && all.lockProbeInterval == .milliseconds(40))
         #expect(try Self.configuration(["--no-tcp"]).listen == nil)
+        // Plugin folders add up and replace the default one.
+        #expect(try Self.configuration(["--plugins", "/a", "--plugins=/b"]).plugins == ["/a", "/b"])
+        #expect(try Self.configuration([]).plugins == ["/home/kim/.local/share/deckd/plugins"])
+        let tuned = try Self.configuration(["--plugin-restart-delay", "50", "--plugin-ready-timeout=70",
+                                            "--max-running-actions", "2", "--max-queued-actions", "0"])
+        #expect(tuned.pluginPolicy.firstRestartDelay == .milliseconds(50) && tuned.pluginPolicy.maximumRestartDelay == .milliseconds(3000))
+        #expect(tuned.pluginPolicy.readyTimeout == .milliseconds(70) && tuned.maxRunningActions == 2 && tuned.maxQueuedActions == 0)
         #expect(try Self.configuration([]) == HostConfiguration.defaults(environment: ["HOME": "/home/kim"]))
         // A later option wins, so a wrapper can append to a default command line.
         #expect(try Self.configuration(["--keep", "1", "--control", "/a", "--keep=2", "--control", "/b"]).keep == 2)
@@ -54,6 +61,8 @@ struct HostArgumentsTests {
         (["--layouts"], "--layouts needs a value: --layouts DIR; run 'deckd --help' for usage"),
         (["--layouts="], "--layouts must not be empty; run 'deckd --help' for usage"),
         (["--keep", "0"], "--keep must be a whole number of at least 1, not '0'; run 'deckd --help' for usage"),
+        (["--plugins", ""], "--plugins must not be empty; run 'deckd --help' for usage"),
+        (["--max-running-actions", "0"], "--max-running-actions must be a whole number of at least 1, not '0'; run 'deckd --help' for usage"),
         (["--max-message", "10"], "--max-message must be a whole number of at least 64, not '10'; run 'deckd --help' for usage"),
         (["--listen", "nope"], "--listen must be HOST:PORT, as in 127.0.0.1:7531, not 'nope'; run 'deckd --help' for usage"),
         (["--listen", "::1:7531"],
@@ -77,7 +86,10 @@ struct HostArgumentsTests {
             for option in ["--layouts DIR", "--no-tcp", "--lock-probe COMMAND", "--require-token", "--log-level debug|info|warning|error"] {
                 #expect(text.contains(option), "\(option)")
             }
-            #expect(!text.contains("--hello-timeout") && !text.contains("--lock-probe-interval"))
+            for hidden in ["--hello-timeout", "--lock-probe-interval", "--plugin-restart-delay", "--plugin-ready-timeout",
+                           "--max-running-actions", "--max-queued-actions"] {
+                #expect(!text.contains(hidden), "\(hidden)")
+            }
             #expect(text.contains("  78  bad configuration with nothing to serve"))
             for line in text.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
         }

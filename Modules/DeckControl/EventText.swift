@@ -133,7 +133,8 @@ struct EventText {
             return ["restored snapshot \(generation) of '\(Label.clean(profile))'\(who(by)), revision \(revision)"]
         case .plugin(let plugin):
             let message = plugin.message.isEmpty ? "" : ": \(Label.clean(plugin.message))"
-            return ["plugin \(Label.clean(plugin.id)) is \(plugin.state)\(message)"]
+            let state = ["stopped", "failed"].contains(plugin.state) ? plugin.state : "is \(Label.clean(plugin.state))"
+            return ["plugin \(Label.clean(plugin.id)) \(state)\(message)"]
         case .unknown(let kind):
             return ["event '\(kind)': \(raw)"]
         }

@@ -55,8 +55,10 @@ struct EventTextTests {
         (.reload(profile: "default", revision: 18, problems: [], by: nil), "reloaded 'default' from its file, revision 18"),
         (.profile(profile: "streaming", revision: 19, by: control), "switched to profile 'streaming' by deckctl, revision 19"),
         (.restore(profile: "default", generation: 41, revision: 20, by: control), "restored snapshot 41 of 'default' by deckctl, revision 20"),
-        (.plugin(PluginStatus(id: "counter", state: "failed", message: "exited with status 1")), "plugin counter is failed: exited with status 1"),
+        (.plugin(PluginStatus(id: "counter", state: "failed", message: "exited with status 1")), "plugin counter failed: exited with status 1"),
         (.plugin(PluginStatus(id: "counter", state: "running")), "plugin counter is running"),
+        (.plugin(PluginStatus(id: "counter", state: "stopped")), "plugin counter stopped"),
+        (.plugin(PluginStatus(id: "counter", state: "restarting", message: "it exited")), "plugin counter is restarting: it exited"),
     ] as [(DeckEvent, String)])
     func eventLines(_ event: DeckEvent, _ expected: String) throws {
         var printer = EventText(revision: 10)

@@ -22,7 +22,10 @@ struct ProfileReader {
         problems = document.problems
     }
 
+    /// Adds a problem at `node`, unless `node` stands in for an alias that
+    /// could not be resolved: that alias is already the problem there.
     mutating func report(_ message: String, at node: YAMLNode) {
+        if document.isPlaceholder(node) { return }
         problems.append(document.problem(message, at: node))
     }
 
@@ -109,6 +112,7 @@ struct ProfileReader {
     private mutating func readPages(_ pair: Pair) -> [DeckPage]? {
         let node = pair.value
         guard node.kind == .sequence else {
+            if document.isPlaceholder(node) { return nil }
             let shown = document.isNull(node) ? "nothing" : node.kindDescription
             report("pages must be a list of pages, not \(shown)", at: document.isNull(node) ? pair.key : node)
             return nil

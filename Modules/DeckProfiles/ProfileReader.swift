@@ -43,13 +43,15 @@ struct ProfileReader {
     }
 
     private mutating func readProfile(defaultName: String) -> DeckProfile? {
+        let empty = "the file is empty; a profile needs at least a pages: list"
         guard let root = document.root else {
-            if problems.isEmpty { problems.append(document.problem("the file is empty; a profile needs at least a pages: list", at: YAMLMark(line: 1, column: 1))) }
+            if problems.isEmpty { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
             return nil
         }
         guard root.kind == .mapping else {
             if document.isNull(root) {
-                report("the file is empty; a profile needs at least a pages: list", at: root)
+                // A problem of the whole file, so at 1:1 like an empty one, not at the `~` after `---`.
+                if !document.isPlaceholder(root) { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
             } else {
                 report("a profile must be a mapping with name, slotsPerPage and pages, not \(root.kindDescription)", at: root)
             }

@@ -54,6 +54,15 @@ struct TraceToolTests {
         #expect(result.output.hasSuffix("0 passed, 1 failed\n"))
     }
 
+    @Test func topLevelKeysItDoesNotKnowAreNotes() throws {
+        // JSON has no comments: a trace may carry "comment", "why" or a later
+        // version's keys beside the ones GESTURES.md §3 names.
+        let text = Self.passing.replacingOccurrences(of: "{\"name\"", with: "{\"comment\": \"see §1\", \"why\": [1], \"name\"")
+        #expect(text != Self.passing)
+        let dir = try folder(["a.json": text])
+        #expect(TraceTool.run(["check", dir.path]) == TraceTool.Result(output: "1 passed, 0 failed\n", status: 0))
+    }
+
     @Test func missingPathsAndEmptyFoldersFail() throws {
         let empty = try folder([:])
         let result = TraceTool.run(["check", empty.path, empty.appending("gone.json").path])

@@ -6,7 +6,7 @@ PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build test run clean
+.PHONY: all setup build test run bench clean
 
 all: build
 
@@ -36,6 +36,13 @@ test: setup
 run: setup build
 	@echo "make run: the host daemon (deckd) is not built yet; this stage holds the layout model only (see README.md)." >&2
 	@exit 1
+
+## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
+## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.
+BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
+bench: setup
+	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done
+	.build/release/deck-bench
 
 clean:
 	rm -rf .build

@@ -64,6 +64,12 @@ let package = Package(
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
 
+        // MARK: Benchmark (`make bench`; not a library: it measures the others)
+        .target(name: "DeckBench",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "CLinux"],
+                path: "Modules/DeckBench", swiftSettings: strict),
+        .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
@@ -85,6 +91,8 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckTestSupport", "deck-bench"],
+                    path: "Tests/DeckBenchTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

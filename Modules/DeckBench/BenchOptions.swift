@@ -1,0 +1,49 @@
+/// The command line of `deck-bench`.
+package struct BenchOptions: Sendable, Equatable {
+    /// Few repetitions, short windows: proves every part runs, in seconds.
+    /// Its figures are not stable enough to compare with anything.
+    package var quick = false
+    /// Where results.json goes.
+    package var output = "bench/results.json"
+    /// Where deckd and deckctl are; by default the folder of deck-bench itself.
+    package var products: String?
+    /// Where the benchmark makes its temporary folders (the disk measured).
+    package var workFolder: String?
+
+    package static let usage = """
+        usage: deck-bench [--quick] [--output FILE] [--products DIR] [--work DIR]
+
+        Measures deckd against the floors of this machine and prints a table.
+          --quick          a few repetitions of everything, to check that it runs (figures unstable)
+          --output FILE    where to write the results as JSON (default bench/results.json)
+          --products DIR   where deckd and deckctl are (default: beside deck-bench)
+          --work DIR       where to make temporary folders, on the disk to measure (default $TMPDIR or /tmp)
+        """
+
+    /// What the arguments ask for: options to run with, or the help text.
+    package enum Parsed: Equatable {
+        case run(BenchOptions)
+        case help
+    }
+
+    /// Parses `arguments` (without the program name).
+    package static func parse(_ arguments: [String]) throws(BenchError) -> Parsed {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        func value(_ name: String) throws(BenchError) -> String {
+            guard let next = rest.popFirst(), !next.hasPrefix("--") else { throw .setup("\(name) needs a value") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "-h", "--help": return .help
+            case "--quick": options.quick = true
+            case "--output": options.output = try value(argument)
+            case "--products": options.products = try value(argument)
+            case "--work": options.workFolder = try value(argument)
+            default: throw .setup("unknown argument '\(argument)'; see deck-bench --help")
+            }
+        }
+        return .run(options)
+    }
+}

@@ -5,6 +5,11 @@ SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Release builds link the Swift runtime and Foundation statically: deckd then
+# starts in ~5 ms instead of ~14 ms before its own work, and its idle resident
+# memory drops by ~6 MB (no dynamic symbol binding of a dozen shared Swift
+# libraries). Figures in docs/performance.md.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: all setup build test run bench clean
 
@@ -41,7 +46,7 @@ run: setup build
 ## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.
 BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
-	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build -c release --product $$product || exit 1; done
+	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
 
 clean:

@@ -35,23 +35,27 @@ package final class Bench {
 
     /// Runs every part in turn and returns the figures.
     package func run() -> [Figure] {
-        section("network and disk floors") { try measureFloors() }
-        guard let deckd = product("deckd") else {
-            section("SQLite reference") { try measureSQLite() }
-            recordHostMissing("not measurable yet: deckd is not built in \(productsFolder)")
-            section("profile load") { try measureProfileLoad() }
-            section("snapshots") { try measureSnapshots() }
-            return figures
+        let deckd = product("deckd")
+        section("floors", "network and disk floors") { try measureFloors() }
+        if let deckd {
+            section("edits", "edit round trip and fan-out") { try measureEdits(deckd: deckd) }
+            section("concurrent", "concurrent edits") { try measureConcurrentEdits(deckd: deckd) }
+        } else {
+            section("concurrent", "SQLite reference") { try measureSQLite() }
+            if options.only == nil { recordHostMissing("not measurable yet: deckd is not built in \(productsFolder)") }
         }
-        section("edit round trip and fan-out") { try measureEdits(deckd: deckd) }
-        section("concurrent edits") { try measureConcurrentEdits(deckd: deckd) }
-        section("profile load") { try measureProfileLoad() }
-        section("start") { try measureStart(deckd: deckd) }
-        section("deckctl status") { try measureStatus(deckd: deckd, deckctl: product("deckctl")) }
-        section("footprint") { try measureFootprint(deckd: deckd) }
-        section("snapshots") { try measureSnapshots() }
+        section("profile", "profile load") { try measureProfileLoad() }
+        if let deckd {
+            section("start", "start") { try measureStart(deckd: deckd) }
+            section("status", "deckctl status") { try measureStatus(deckd: deckd, deckctl: product("deckctl")) }
+            section("footprint", "footprint") { try measureFootprint(deckd: deckd) }
+        }
+        section("snapshots", "snapshots") { try measureSnapshots() }
         return figures
     }
+
+    /// The parts `--only` may name, in the order they run.
+    package static let sections = ["floors", "edits", "concurrent", "profile", "start", "status", "footprint", "snapshots"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
     package var productsFolder: String {
@@ -99,7 +103,8 @@ package final class Bench {
     }
 
     /// Runs one part; an error becomes a note rather than ending the run.
-    func section(_ name: String, _ body: () throws -> Void) {
+    func section(_ key: String, _ name: String, _ body: () throws -> Void) {
+        if let only = options.only, !only.contains(key) { return }
         progress("measuring \(name)…")
         let start = BenchClock.now()
         do {

@@ -9,12 +9,15 @@ package struct BenchOptions: Sendable, Equatable {
     package var products: String?
     /// Where the benchmark makes its temporary folders (the disk measured).
     package var workFolder: String?
+    /// Only these parts (``Bench/sections``); all when nil.
+    package var only: Set<String>?
 
     package static let usage = """
-        usage: deck-bench [--quick] [--output FILE] [--products DIR] [--work DIR]
+        usage: deck-bench [--quick] [--only PART,…] [--output FILE] [--products DIR] [--work DIR]
 
         Measures deckd against the floors of this machine and prints a table.
           --quick          a few repetitions of everything, to check that it runs (figures unstable)
+          --only PART,…    only these parts: \(Bench.sections.joined(separator: ", "))
           --output FILE    where to write the results as JSON (default bench/results.json)
           --products DIR   where deckd and deckctl are (default: beside deck-bench)
           --work DIR       where to make temporary folders, on the disk to measure (default $TMPDIR or /tmp)
@@ -41,6 +44,12 @@ package struct BenchOptions: Sendable, Equatable {
             case "--output": options.output = try value(argument)
             case "--products": options.products = try value(argument)
             case "--work": options.workFolder = try value(argument)
+            case "--only":
+                let parts = Set(try value(argument).split(separator: ",").map(String.init))
+                if let unknown = parts.first(where: { !Bench.sections.contains($0) }) {
+                    throw .setup("--only: no part '\(unknown)'; the parts are \(Bench.sections.joined(separator: ", "))")
+                }
+                options.only = parts
             default: throw .setup("unknown argument '\(argument)'; see deck-bench --help")
             }
         }

@@ -15,6 +15,10 @@ struct CommandLineTests {
         #expect(try BenchOptions.parse(["--help"]) == .help)
         #expect(throws: BenchError.self) { try BenchOptions.parse(["--output"]) }
         #expect(throws: BenchError.self) { try BenchOptions.parse(["--fast"]) }
+        var only = BenchOptions()
+        only.only = ["edits", "start"]
+        #expect(try BenchOptions.parse(["--only", "edits,start"]) == .run(only))
+        #expect(throws: BenchError.self) { try BenchOptions.parse(["--only", "edits,speed"]) }
     }
 
     @Test("the port in deckd's ready line")

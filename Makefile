@@ -37,10 +37,14 @@ test: setup
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
 
-## run: start the host on the repo's layouts/ with state in ./.state/
-run: setup build
-	@echo "make run: the host daemon (deckd) is not built yet; this stage holds the layout model only (see README.md)." >&2
-	@exit 1
+## run: start the host on the repo's layouts/ with state in ./.state/ (Ctrl-C stops it)
+run: setup
+	$(SWIFT) build --product deckd
+	@install -d -m 700 .state && chmod 700 .state
+	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: try  deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
+	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
+		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock"
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
 ## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.

@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckTransport", targets: ["DeckTransport"]),
+        .library(name: "DeckHost", targets: ["DeckHost"]),
+        .executable(name: "deckd", targets: ["deckd"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -49,6 +51,10 @@ let package = Package(
                 path: "Modules/DeckControl", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
+        .target(name: "DeckHost",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles", "CLinux"],
+                path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
         .systemLibrary(name: "CZlib", path: "Modules/CZlib", pkgConfig: "zlib",
@@ -61,6 +67,7 @@ let package = Package(
         // MARK: Apps (thin mains over a module)
         .executableTarget(name: "deckctl", dependencies: ["DeckControl"],
                           path: "Apps/deckctl", swiftSettings: strict),
+        .executableTarget(name: "deckd", dependencies: ["DeckHost"], path: "Apps/deckd", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
 
@@ -71,7 +78,8 @@ let package = Package(
         .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
 
         // MARK: Tests
-        .target(name: "DeckTestSupport", dependencies: ["DeckModel"], path: "Tests/DeckTestSupport", swiftSettings: strict),
+        .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
+                path: "Tests/DeckTestSupport", swiftSettings: strict),
         .testTarget(name: "DeckModelTests", dependencies: ["DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckModelTests", swiftSettings: strict),
         .testTarget(name: "LockGateTests", dependencies: ["LockGate", "DeckProtocol"],
@@ -93,6 +101,10 @@ let package = Package(
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckTestSupport", "deck-bench"],
                     path: "Tests/DeckBenchTests", swiftSettings: strict),
+        .testTarget(name: "DeckHostTests",
+                    dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
+                                   "LockGate", "DeckTestSupport", "deckd"],
+                    path: "Tests/DeckHostTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

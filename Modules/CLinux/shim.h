@@ -1,8 +1,10 @@
 // Linux interfaces that Swift's Glibc module does not import: epoll, eventfd,
-// signalfd, accept4 (declared by <sys/socket.h> only under _GNU_SOURCE,
-// which the prebuilt Glibc module was not compiled with, so it is declared
-// here with glibc's exact prototype), and naming the calling thread (prctl is
-// variadic, which Swift cannot call). Header only: everything lives in libc.
+// signalfd, accept4, pipe2 and posix_spawn_file_actions_addchdir_np (declared
+// by glibc's headers only under _GNU_SOURCE, which the prebuilt Glibc module
+// was not compiled with, so they are declared here with glibc's exact
+// prototypes), naming the calling thread (prctl is variadic, which Swift
+// cannot call) and pidfd_open (a system call glibc wraps only since 2.36).
+// Header only: everything lives in libc.
 #ifndef DECK_CLINUX_SHIM_H
 #define DECK_CLINUX_SHIM_H
 
@@ -11,8 +13,24 @@
 #include <sys/signalfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <spawn.h>
+#include <unistd.h>
 
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+extern int pipe2(int pipefd[2], int flags);
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions,
+                                                const char *__restrict path);
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434  /* the same number on every architecture since Linux 5.3 */
+#endif
+
+/// A descriptor that becomes readable when process `pid` exits (Linux 5.3+);
+/// -1 with errno set otherwise (ENOSYS on older kernels).
+static inline int deck_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
 
 /// Names the calling thread (the kernel keeps the first 15 bytes).
 static inline int deck_set_thread_name(const char *name) {

@@ -51,10 +51,10 @@ enum SnapshotDocument {
     /// always escaped, so these bytes cannot occur inside the header's strings.
     static let layoutMarker = Array(#","layout":"#.utf8)
     /// How deep a document may nest: its own seven levels (document, layout,
-    /// pages, page, buttons, button, action), then 256 for plugin settings
-    /// (their object included) — far above any real setting, and a bound on
-    /// what a hostile file can make the reader do.
-    static let maximumDepth = 7 + 256
+    /// pages, page, buttons, button, action), then the model's bound for plugin
+    /// settings (their object included). Deeper is refused by the parser, a
+    /// bound on what a hostile file can make the reader do.
+    static let maximumDepth = 7 + DeckConstants.maximumSettingsDepth
 
     /// The document's JSON bytes: the header fields, then the layout (copied
     /// from `encoded` when that is its encoding). A number JSON cannot hold

@@ -17,8 +17,11 @@ extension EventLoop {
     }
 
     /// Starts a detached POSIX thread running `body` (Foundation's Thread is
-    /// avoided: the module needs only FoundationEssentials).
-    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) throws(TransportError) {
+    /// avoided: the module needs only FoundationEssentials). `stackSize` nil
+    /// keeps the system's default. Package API: the host starts its runner
+    /// and probe threads the same way.
+    package static func startThread(named name: String, stackSize: Int? = nil,
+                                    _ body: @escaping @Sendable () -> Void) throws(TransportError) {
         final class Start: Sendable {
             let name: String
             let body: @Sendable () -> Void
@@ -28,8 +31,12 @@ extension EventLoop {
             }
         }
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
+        let result = pthread_create(&thread, &attributes, { argument in
             guard let argument else { return nil }
             let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
             _ = deck_set_thread_name(start.name)
@@ -38,7 +45,7 @@ extension EventLoop {
         }, start)
         if result != 0 {
             Unmanaged<Start>.fromOpaque(start).release()
-            throw .system(operation: "start the event loop's thread", errno: result)
+            throw .system(operation: "start the thread \(name)", errno: result)
         }
         pthread_detach(thread)
     }

@@ -114,20 +114,21 @@ struct SnapshotJSONTests {
         #expect(Self.problem(Array(#"{"format":"deck-snapshot"}"#.utf8)) == "field 'version' is missing")
     }
 
-    @Test("plugin settings may nest 256 levels; deeper is refused after the limit, never a stack overflow")
+    @Test("plugin settings may nest as deep as the model allows; deeper is refused after the limit, never a stack overflow")
     func deepNesting() throws {
         func document(settings: String) -> [UInt8] {
             Self.document(layout: #"{"slotsPerPage":1,"pages":[{"buttons":[{"name":"a","action":{"plugin":"p","command":"c","settings":{"x":"#
                 + settings + "}}}]}]}")
         }
-        // The settings object and 255 arrays inside it: 256 levels of settings.
-        let allowed = String(repeating: "[", count: 255) + String(repeating: "]", count: 255)
+        let limit = DeckConstants.maximumSettingsDepth
+        // The settings object and the arrays inside it: exactly the model's bound.
+        let allowed = String(repeating: "[", count: limit - 1) + String(repeating: "]", count: limit - 1)
         #expect(Self.problem(document(settings: allowed)) == nil)
         let reason = Self.problem(document(settings: "[" + allowed + "]"))
         #expect(reason?.hasPrefix("its JSON does not parse (byte ") == true)
-        #expect(reason?.hasSuffix(": arrays and objects nest deeper than 263 levels)") == true)
+        #expect(reason?.hasSuffix(": arrays and objects nest deeper than \(7 + limit) levels)") == true)
         #expect(Self.problem(document(settings: String(repeating: "[", count: 100_000)))?
-                    .hasSuffix("nest deeper than 263 levels)") == true)
+                    .hasSuffix("nest deeper than \(7 + limit) levels)") == true)
     }
 
     @Test("invalid UTF-8 inside a string is a reason")

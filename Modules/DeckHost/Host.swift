@@ -1,0 +1,156 @@
+import DeckProfiles
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+import Glibc
+
+/// The deck host daemon: serves the live layout to devices over TCP and to
+/// `deckctl` over the control socket until SIGTERM or SIGINT.
+public enum Host {
+    /// The host's version, as `welcome` and `status` report it.
+    public static let version = "0.1.0"
+
+    /// Starts the host with `configuration` and serves until stopped. Prints
+    /// `deckd ready` and where it listens on standard error once every
+    /// listener is up. Call ``blockHostSignals()`` before any thread starts.
+    ///
+    /// - Returns: the exit status of CLI.md (0 clean stop, 1 runtime
+    ///   failure, 78 nothing to serve).
+    public static func run(_ configuration: HostConfiguration, environment: [String: String]) -> ExitStatus {
+        let logger = Logger(minimum: configuration.logLevel)
+        do {
+            return try serve(configuration, environment: environment, logger: logger)
+        } catch {
+            logger.error(error.description)
+            return error.exitStatus
+        }
+    }
+
+    private static func serve(_ configuration: HostConfiguration, environment: [String: String],
+                              logger: Logger) throws(HostError) -> ExitStatus {
+        var info = stat()
+        guard stat(configuration.layouts, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw .configuration("the layouts folder \(configuration.layouts) does not exist or is not a folder; "
+                + "create it and put a profile (.yaml) in it, or pass --layouts DIR")
+        }
+        let store: SnapshotStore
+        do {
+            store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep)
+        } catch {
+            throw .runtime(error.description)
+        }
+        var notices = store.openingNotices.map(\.message)
+        let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
+        if let tokenWarning { notices.append(tokenWarning) }
+        let catalog: ProfileCatalog
+        do {
+            catalog = try ProfileFolder(path: configuration.layouts).scan()
+        } catch {
+            throw .configuration(error.description)
+        }
+        for problem in catalog.problems { logger.warning(problem.description) }
+        var last: String?
+        do {
+            last = try store.lastProfile()
+        } catch {
+            notices.append(error.description)
+        }
+        let plan = try StartupPlan.make(explicit: configuration.profile, last: last, catalog: catalog,
+                                        folder: configuration.layouts, store: store)
+        notices += plan.notices
+        for notice in notices { logger.warning(notice) }
+        if let generation = plan.generation {
+            do {
+                let commit = try store.write(generation)
+                logger.info("serving profile '\(plan.state.profile)' at revision \(plan.state.revision) "
+                    + "(new generation \(commit.written.first?.generation ?? 0), \(generation.reason))")
+            } catch {
+                throw .runtime("could not save the starting layout: \(error)")
+            }
+        } else {
+            logger.info("serving profile '\(plan.state.profile)' at revision \(plan.state.revision) (resumed its newest snapshot)")
+        }
+        if last != plan.state.profile {
+            do {
+                try store.setLastProfile(plan.state.profile)
+            } catch {
+                logger.warning("could not record the last live profile: \(error)")
+            }
+        }
+
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw .runtime(error.description)
+        }
+        let disk = DiskWorker(store: store)
+        let runner = BuiltinActionRunner(logger: logger, opener: configuration.opener, environment: environment)
+        var core: HostCore?
+        do {
+            try loop.run {
+                let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
+                                        state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
+                core = host
+                try start(host, loop: loop)
+            }
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw .runtime("\(error)")
+        }
+        disk.drain()
+        logger.info("stopped")
+        return core?.exitStatus ?? .failure
+    }
+
+    /// Everything that needs the loop: listeners, signals, the folder watch,
+    /// the lock probe; then the ready line.
+    private static func start(_ host: HostCore, loop: EventLoop) throws(HostError) {
+        let configuration = host.configuration
+        var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
+                                      establishTimeout: configuration.helloTimeout)
+        do {
+            limits.tooLargeReply = try OutboundLine(HostMessage.error(id: nil, code: .tooLarge,
+                message: "the line is longer than \(configuration.maxMessage) bytes; the host closes the connection "
+                    + "because it cannot find where the next message starts").line())
+            limits.busyReply = try OutboundLine(HostMessage.error(id: nil, code: .busy,
+                message: "the host already serves \(configuration.maxConnections) connections; try again later").line())
+            limits.establishTimeoutReply = try OutboundLine(HostMessage.error(id: nil, code: .handshake,
+                message: "no hello within \(configuration.helloTimeout); send hello first").line())
+        } catch {
+            throw .runtime(error.description)
+        }
+        var places: [String] = []
+        do {
+            if let listen = configuration.listen {
+                let tcp = try loop.listen(on: try Endpoint(tcp: listen), limits: limits, handler: host)
+                host.listeners.append(tcp)
+                places.append("\(tcp.address) (devices)")
+            }
+            let control = try loop.listen(on: .unix(path: configuration.control), limits: limits, handler: host)
+            host.listeners.append(control)
+            places.append("\(configuration.control) (control socket)")
+        } catch {
+            throw .runtime(error.description)
+        }
+        host.signals = try SignalSource(loop: loop) { [weak host] signal in host?.received(signal: signal) }
+        do {
+            host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
+                host?.reload(requestedBy: nil, id: nil)
+            }, lost: { [weak host] message in host?.note(message) })
+        } catch {
+            host.note("\(error); saved files are not reloaded live (use deckctl reload)")
+        }
+        if let command = configuration.lockProbe {
+            let bound = host.bound
+            let probe = LockProbe(command: command, interval: configuration.lockProbeInterval) { result in
+                bound.loop.execute { bound.value.probeReported(result) }
+            }
+            try probe.start()
+            host.probe = probe
+        }
+        let ready = "deckd ready on " + places.joined(separator: " and ") + "\n"
+        _ = ready.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+}

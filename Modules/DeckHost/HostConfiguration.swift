@@ -1,0 +1,71 @@
+import Glibc
+
+/// Every option of `deckd` (CLI.md), with its default already filled in.
+///
+/// Made by ``HostArguments/parse(_:environment:)`` from a command line, or
+/// directly by code that embeds the host (tests, tools).
+public struct HostConfiguration: Sendable, Equatable {
+    /// The layouts folder (`--layouts`).
+    public var layouts: String
+    /// The state folder: snapshots, tokens, the last live profile (`--state`).
+    public var state: String
+    /// The profile to serve at start (`--profile`); nil: the last live one,
+    /// else `default`, else the first by name.
+    public var profile: String?
+    /// `HOST:PORT` to serve devices on (`--listen`); nil with `--no-tcp`.
+    public var listen: String?
+    /// The control socket's path (`--control`).
+    public var control: String
+    /// The plugins folder (`--plugins`). Accepted; plugins arrive with issue 9.
+    public var plugins: String
+    /// The command that opens `open` actions (`--opener`); nil: `xdg-open`.
+    public var opener: String?
+    /// A shell command whose output says whether the desktop is locked (`--lock-probe`).
+    public var lockProbe: String?
+    /// Snapshot generations kept per profile (`--keep`).
+    public var keep: Int
+    /// The longest line a client may send, in bytes (`--max-message`).
+    public var maxMessage: Int
+    /// Connections held at once per listener (`--max-connections`).
+    public var maxConnections: Int
+    /// Whether every TCP peer, loopback included, needs a token (`--require-token`).
+    public var requireToken: Bool
+    /// The least important log lines written (`--log-level`).
+    public var logLevel: LogLevel
+    /// How long a new connection may take to send `hello` (hidden `--hello-timeout`, for tests).
+    public var helloTimeout: Duration
+    /// Seconds between runs of the lock probe (hidden `--lock-probe-interval`, for tests).
+    public var lockProbeInterval: Duration
+
+    /// The defaults of CLI.md for this user and environment.
+    public static func defaults(environment: [String: String]) -> HostConfiguration {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+        func xdg(_ variable: String, _ fallback: String) -> String {
+            // The XDG spec says to ignore relative values.
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        let control: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            control = runtime + "/deckd/control.sock"
+        } else {
+            control = "/tmp/deckd-\(getuid())/control.sock"
+        }
+        return HostConfiguration(
+            layouts: xdg("XDG_CONFIG_HOME", ".config") + "/deckd/layouts",
+            state: xdg("XDG_STATE_HOME", ".local/state") + "/deckd",
+            profile: nil,
+            listen: "127.0.0.1:7531",
+            control: control,
+            plugins: xdg("XDG_DATA_HOME", ".local/share") + "/deckd/plugins",
+            opener: nil,
+            lockProbe: nil,
+            keep: 100,
+            maxMessage: 1 << 20,
+            maxConnections: 256,
+            requireToken: false,
+            logLevel: .info,
+            helloTimeout: .seconds(10),
+            lockProbeInterval: .seconds(2))
+    }
+}

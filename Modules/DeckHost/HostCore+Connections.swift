@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Data, and JSONDecoder for the type of a refused line
+#else
+import Foundation
+#endif
+import DeckProtocol
+import DeckTransport
+
+extension HostCore: ConnectionHandler {
+    func connectionOpened(_ connection: Connection) {
+        let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: connection.peer.isLoopback,
+                                    requireToken: configuration.requireToken)
+        sessions[connection.id] = Session(connection: connection, rules: rules)
+        if stopping { connection.close() }
+    }
+
+    func connection(_ connection: Connection, received line: Data) {
+        guard let session = sessions[connection.id], !stopping else { return }
+        let now = ContinuousClock.now
+        let address = connection.peer.host
+        let blocked = session.rules.needsToken && limiter.isBlocked(address, now: now)
+        let tokens = self.tokens
+        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked) {
+            tokens.name(forToken: $0)
+        }
+        switch action {
+        case let .establish(id, access, device, pairedName):
+            connection.markEstablished()
+            let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
+            session.info = ClientInfo(name: device.name, kind: device.kind, address: address, protocolLevel: access.level)
+            session.pairedName = pairedName
+            let connectionID = connection.id
+            submit(Outcome([.run { core in core.welcome(connectionID, id: id, level: access.level) }]))
+        case let .refuseAndClose(error, failedToken):
+            if failedToken { limiter.recordFailure(address, now: now) }
+            logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
+            session.closeReason = error.code.rawValue
+            if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
+            connection.closeAfterFlush()
+        case .refuse(let error):
+            refuseLine(line, error: error, session: session)
+        case .request(let message):
+            handle(message, from: session)
+        }
+    }
+
+    func connectionClosed(_ connection: Connection, reason: CloseReason) {
+        guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
+        let word: String
+        switch reason {
+        case .peerClosed: word = "closed"
+        case .closedByHost: word = session.closeReason ?? "closed"
+        case .lineTooLong: word = "tooLarge"
+        case .outputLimit: word = "slow"
+        case .notEstablished: word = "handshake"
+        case .socketError: word = "error"
+        case .loopStopped: word = "shutdown"
+        }
+        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)")
+        emit(.leave(client: info, reason: word))
+    }
+
+    func connectionRejected(from peer: SocketAddress, by listener: Listener) {
+        logger.warning("refused a connection from \(peer): already serving \(listener.limits.maxConnections) connections (busy)")
+    }
+
+    /// Sends `welcome` once the outcomes before it are out, and from then on
+    /// includes the client in broadcasts.
+    func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
+        guard let session = sessions[id], let info = session.info else { return }
+        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
+        if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
+        if !session.isControl { session.receivesBroadcasts = true }
+        logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
+            + (session.pairedName.map { ", paired as '\($0)'" } ?? ""))
+        emit(.join(client: info))
+    }
+
+    /// A line that could not be decoded or may not be sent: the error, and
+    /// for a refused edit (an invalid button) the layout to everyone (§5).
+    private func refuseLine(_ line: Data, error: ProtocolError, session: Session) {
+        // Only short lines are looked into again: a hostile client's huge
+        // garbage must not cost a second parse.
+        let type = line.count <= 4096 ? Self.requestType(of: line) : nil
+        var effects = refusal(error, request: type ?? "a request", session: session)
+        if error.code == .invalid, let type, RequestKind(rawValue: type)?.rule.editsLayout == true {
+            effects.insert(.broadcastLayout, at: 1)
+        }
+        submit(Outcome(effects), from: session)
+    }
+
+    /// The `type` of a line that failed to decode, when it has a readable one.
+    private static func requestType(of line: Data) -> String? {
+        struct Typed: Decodable { var type: String }
+        return try? JSONDecoder().decode(Typed.self, from: line).type
+    }
+}

@@ -1,0 +1,140 @@
+import DeckProfiles
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+import LockGate
+
+extension HostCore {
+    /// The control requests of PROTOCOL.md §7 (only control clients get here).
+    func control(_ message: ClientMessage, from session: Session) {
+        let connection = session.connection.id
+        let id = message.id
+        switch message.request {
+        case .status:
+            submit(Outcome([.run { core in core.send(.status(id: id, core.status()), to: connection) }]), from: session)
+        case .lock:
+            var effects: [Effect] = [.ok(connection, id, withRevision: false)]
+            if case .broadcast(let locked, let source) = lock.lock() {
+                effects += [.broadcastLock(locked), .event(.lock(locked: locked, source: source, by: session.info)),
+                            .log(.info, "locked\(byline(session))")]
+            }
+            submit(Outcome(effects), from: session)
+        case .unlock:
+            switch lock.unlock() {
+            case .stillLockedByProbe:
+                submit(Outcome(refusal(ProtocolError(.locked,
+                    "the manual lock is off, but the desktop session is locked (lock probe), so the host stays locked", id: id),
+                    request: "unlock", session: session)), from: session)
+            case .unlocked(let action):
+                var effects: [Effect] = [.ok(connection, id, withRevision: false)]
+                if case .broadcast(let locked, let source) = action {
+                    effects += [.broadcastLock(locked), .event(.lock(locked: locked, source: source, by: session.info)),
+                                .log(.info, "unlocked\(byline(session))")]
+                }
+                submit(Outcome(effects), from: session)
+            }
+        case .profiles:
+            submit(Outcome([.run { core in core.send(core.profilesReply(id: id), to: connection) }]), from: session)
+        case .subscribe:
+            submit(Outcome([.run { core in
+                guard let session = core.sessions[connection] else { return }
+                session.subscribed = true
+                session.receivesBroadcasts = true
+            }, .ok(connection, id, withRevision: false)]), from: session)
+        case .pair(let name):
+            pair(name, id: id, from: session)
+        case .unpair(let name):
+            unpair(name, id: id, from: session)
+        case .reload:
+            reload(requestedBy: session, id: id)
+        case .useProfile(let name):
+            switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
+        case .snapshots(let profile):
+            snapshots(of: profile, id: id, from: session)
+        case .restore(let generation):
+            restore(generation, id: id, from: session)
+        case .export(let profile):
+            export(profile, id: id, from: session)
+        default:
+            submit(Outcome(refusal(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: id),
+                                   request: message.kind.rawValue, session: session)), from: session)
+        }
+    }
+
+    /// The `status` reply, from the committed state.
+    func status() -> HostStatus {
+        let clients = sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
+        var names = catalog.names
+        if !names.contains(committed.profile) { names = (names + [committed.profile]).sorted() }
+        return HostStatus(host: hostInfo, profile: committed.profile, revision: committed.revision, locked: lock.isLocked,
+                          clients: clients, profiles: names, problems: catalog.problems.map(problem), notices: notices)
+    }
+
+    /// The `profiles` reply: every valid profile, the live one as it is live.
+    func profilesReply(id: RequestID?) -> HostMessage {
+        var infos = catalog.profiles.map { file -> ProfileInfo in
+            let layout = file.profile.name == committed.profile ? committed.layout : file.profile.layout
+            return ProfileInfo(name: file.profile.name, file: file.fingerprint.file, pages: layout.pages.count,
+                               buttons: layout.buttonCount)
+        }
+        if !infos.contains(where: { $0.name == committed.profile }) {
+            let file = committed.source?.file ?? ""
+            infos.append(ProfileInfo(name: committed.profile, file: file, pages: committed.layout.pages.count,
+                                     buttons: committed.layout.buttonCount))
+            infos.sort { $0.name < $1.name }
+        }
+        return .profiles(id: id, active: committed.profile, profiles: infos)
+    }
+
+    /// `pair NAME`: a new token, on disk before it is shown.
+    private func pair(_ name: String, id: RequestID?, from session: Session) {
+        let replaced = tokens.devices.first { $0.name == name }
+        let token = tokens.pair(name, now: UTCTime.now())
+        let connection = session.connection.id
+        saveTokens(for: session, undo: { $0.restore(name, to: replaced) }, request: "pair", id: id) { core in
+            core.logger.info("paired a device as '\(name)'\(core.byline(core.sessions[connection]))")
+            core.submit(Outcome([.send(connection, .paired(id: id, name: name, token: token))]))
+        }
+    }
+
+    /// `unpair NAME`: the token is forgotten at once (a new hello with it is
+    /// refused), then written, then that device's connections are closed.
+    private func unpair(_ name: String, id: RequestID?, from session: Session) {
+        let removed = tokens.devices.first { $0.name == name }
+        guard tokens.unpair(name) else {
+            submit(Outcome(refusal(ProtocolError(.notFound, "no device is paired as '\(name)'", id: id), request: "unpair",
+                                   session: session)), from: session)
+            return
+        }
+        let connection = session.connection.id
+        saveTokens(for: session, undo: { $0.restore(name, to: removed) }, request: "unpair", id: id) { core in
+            for device in core.sessions.values where device.pairedName == name {
+                device.closeReason = "unpaired"
+                device.connection.close()
+            }
+            core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
+            core.submit(Outcome([.ok(connection, id, withRevision: false)]))
+        }
+    }
+
+    /// Writes the tokens; on failure `undo` takes this one change back and the sender gets `internal`.
+    private func saveTokens(for session: Session, undo: @escaping (inout TokenStore) -> Void, request: String, id: RequestID?,
+                            then saved: @escaping (HostCore) -> Void) {
+        let store = tokens
+        let path = tokensPath
+        let connection = session.connection.id
+        onDisk(for: session, { _ in
+            Result { () throws(HostError) in try TokenStore.save(store, path: path) }
+        }, then: { core, result in
+            switch result {
+            case .success:
+                saved(core)
+            case .failure(let error):
+                undo(&core.tokens)
+                guard let session = core.sessions[connection] else { return }
+                core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not save the device tokens: \(error)", id: id),
+                                                 request: request, session: session)))
+            }
+        })
+    }
+}

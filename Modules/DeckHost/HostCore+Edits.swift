@@ -1,0 +1,129 @@
+import DeckModel
+import DeckProtocol
+import DeckTransport
+import LockGate
+
+extension HostCore {
+    /// Every request of an established connection, rights already checked.
+    func handle(_ message: ClientMessage, from session: Session) {
+        let kind = message.kind
+        if case .refuse(let reason) = LockGate.decide(kind, locked: lock.isLocked) {
+            // §6: the refused sender, and only it, gets the layout after the error.
+            var effects = refusal(ProtocolError(.locked, reason, id: message.id), request: kind.rawValue, session: session)
+            effects.insert(.layoutTo(session.connection.id), at: 1)
+            submit(Outcome(effects), from: session)
+            return
+        }
+        switch message.request {
+        case .setButton, .clearButton, .moveButton:
+            edit(message, from: session)
+        case let .press(page, index, button, phase):
+            press(page: page, index: index, expecting: button, phase: phase, id: message.id, from: session)
+        case .ping:
+            submit(Outcome([.send(session.connection.id, .pong(id: message.id))]), from: session)
+        case .hello:
+            // The decoder already refuses a second hello; kept total for the compiler.
+            submit(Outcome(refusal(ProtocolError(.handshake, "this connection has already said hello", id: message.id),
+                                   request: kind.rawValue, session: session)), from: session)
+        default:
+            control(message, from: session)
+        }
+    }
+
+    /// setButton, clearButton, moveButton: checked against `head`, durable
+    /// before `ok`, then the layout to everyone (§5).
+    private func edit(_ message: ClientMessage, from session: Session) {
+        let id = session.connection.id
+        var layout = head.layout
+        let change: EditChange?
+        do throws(DeckModelError) {
+            change = try Self.apply(message.request, to: &layout)
+            if change != nil, layout.pages.count > DeckConstants.maximumPages {
+                throw DeckModelError.invalidLayout("a layout may hold at most \(DeckConstants.maximumPages) pages")
+            }
+        } catch {
+            let code: ErrorCode = switch error {
+            case .outOfRange: .outOfRange
+            case .stale: .stale
+            case .invalidButton, .invalidLayout: .invalid
+            }
+            var effects = refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue, session: session)
+            effects.insert(Effect.broadcastLayout, at: 1)
+            submit(Outcome(effects), from: session)
+            return
+        }
+        guard let change else {
+            // Nothing to change (a move onto its own slot, clearing an empty
+            // slot): `ok` with the current revision, and still the layout (§5).
+            submit(Outcome([.ok(id, message.id, withRevision: true), .broadcastLayout,
+                            .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
+            return
+        }
+        let state = LiveState(profile: head.profile, revision: head.revision + 1, layout: layout, source: head.source)
+        head = state
+        let (event, text) = change.describe(revision: state.revision, by: session.info)
+        let requestID = message.id
+        let request = message.kind.rawValue
+        submit(Outcome(live: state,
+                       [.ok(id, message.id, withRevision: true), .broadcastLayout, .event(event),
+                        .log(.info, text + byline(session))],
+                       failure: { core, error in core.refuseAfterFailedWrite(error, id: requestID, request: request, connection: id) }),
+               write: state.snapshot(reason: message.kind.rawValue), from: session)
+    }
+
+    /// The reply to an edit whose snapshot could not be written.
+    func refuseAfterFailedWrite(_ error: any Error, id: RequestID?, request: String, connection: ConnectionID) {
+        guard let session = sessions[connection] else { return }
+        let failure = ProtocolError(.internal, "could not save the layout: \(error); nothing changed", id: id)
+        for effect in refusal(failure, request: request, session: session) {
+            perform(effect)
+        }
+    }
+
+    /// Applies one edit to `layout`; nil when it changes nothing.
+    static func apply(_ request: ClientRequest, to layout: inout DeckLayout) throws(DeckModelError) -> EditChange? {
+        switch request {
+        case let .setButton(page, index, button):
+            try layout.checkRange(page: page, index: index)
+            let old = layout.button(page: page, index: index)
+            if old == button { return nil }
+            try layout.set(page: page, index: index, button: button)
+            return .set(page: page, index: index, button: button.name, replaced: old?.name)
+        case let .clearButton(page, index, expecting):
+            try layout.checkRange(page: page, index: index)
+            let old = layout.button(page: page, index: index)
+            try layout.clear(page: page, index: index, expecting: expecting)
+            return old.map { .clear(page: page, index: index, button: $0.name) }
+        case let .moveButton(fromPage, fromIndex, toPage, toIndex, button):
+            let swapped = layout.button(page: toPage, index: toIndex)
+            try layout.move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex, expecting: button)
+            if fromPage == toPage && fromIndex == toIndex { return nil }
+            return .move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex,
+                         button: button.name, swapped: swapped?.name)
+        default:
+            return nil
+        }
+    }
+}
+
+/// What an accepted edit changed, for its event and log line.
+enum EditChange: Equatable {
+    case set(page: Int, index: Int, button: String, replaced: String?)
+    case clear(page: Int, index: Int, button: String)
+    case move(fromPage: Int, fromIndex: Int, toPage: Int, toIndex: Int, button: String, swapped: String?)
+
+    func describe(revision: Int, by: ClientInfo?) -> (DeckEvent, String) {
+        switch self {
+        case let .set(page, index, button, replaced):
+            return (.set(page: page, index: index, button: button, replaced: replaced, revision: revision, by: by),
+                    "set '\(button)' at \(page)/\(index)" + (replaced.map { " (replacing '\($0)')" } ?? ""))
+        case let .clear(page, index, button):
+            return (.clear(page: page, index: index, button: button, revision: revision, by: by),
+                    "cleared '\(button)' at \(page)/\(index)")
+        case let .move(fromPage, fromIndex, toPage, toIndex, button, swapped):
+            return (.move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex, button: button,
+                          swapped: swapped, revision: revision, by: by),
+                    "moved '\(button)' \(fromPage)/\(fromIndex) -> \(toPage)/\(toIndex)" + (swapped.map { " (swapped with '\($0)')" } ?? ""))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import DeckModel
+import DeckProtocol
+import DeckTransport
+
+extension HostCore {
+    /// `press`: look the slot up in `head`, check the expected button, answer
+    /// `ok` and hand the action on. How the action ends is an `action` event
+    /// and a log line, never the reply.
+    func press(page: Int, index: Int, expecting: DeckButton?, phase: PressPhase, id: RequestID?, from session: Session) {
+        let connection = session.connection.id
+        func refuse(_ code: ErrorCode, _ message: String) {
+            submit(Outcome(refusal(ProtocolError(code, message, id: id), request: "press", session: session)), from: session)
+        }
+        do {
+            try head.layout.checkRange(page: page, index: index)
+        } catch {
+            return refuse(.outOfRange, error.description)
+        }
+        guard let button = head.layout.button(page: page, index: index) else {
+            return refuse(.empty, "slot \(page)/\(index) is empty; there is nothing to run")
+        }
+        if let expecting, expecting != button {
+            return refuse(.stale, "slot \(page)/\(index) no longer holds '\(expecting.name)'")
+        }
+        if case .plugin(let plugin, _, _) = button.action {
+            return refuse(.unsupported, "plugins are not available in this build yet, so '\(button.name)' (plugin '\(plugin)') cannot run")
+        }
+        var effects: [Effect] = [
+            .ok(connection, id, withRevision: false),
+            .event(.press(page: page, index: index, button: button.name, phase: phase, by: session.info)),
+            .log(.info, "pressed '\(button.name)' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
+        ]
+        let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
+        if phase == .up {
+            // Built-in actions run on `tap` or `down`; the `up` edge is for plugins.
+            effects.append(.log(.debug, "'\(button.name)': the up edge of a \(button.action.kind) action does nothing"))
+        } else {
+            switch button.action {
+            case .page(let target):
+                let shown = target.resolve(from: page, pageCount: head.layout.pages.count)
+                effects.append(.send(connection, .showPage(page: shown)))
+                effects.append(.run { core in core.actionEnded(request, .delivered) })
+            case .profile(let name):
+                effects.append(.run { core in core.switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: request) })
+            case .run, .open:
+                effects.append(.run { core in core.startAction(request) })
+            case .plugin:
+                break  // refused above
+            }
+        }
+        submit(Outcome(effects), from: session)
+    }
+
+    /// Hands a `run` or `open` action to the runner; its end comes back to the loop.
+    func startAction(_ request: ActionRequest) {
+        let bound = self.bound
+        runner.run(request) { outcome in
+            bound.loop.execute { bound.value.actionEnded(request, outcome) }
+        }
+    }
+
+    /// An action ended: an `action` event and a log line.
+    func actionEnded(_ request: ActionRequest, _ outcome: ActionOutcome) {
+        let kind = request.button.action.kind
+        emit(.action(page: request.page, index: request.index, button: request.button.name, action: kind,
+                     outcome: outcome, by: request.by))
+        let how: String = switch outcome {
+        case .exited(let status): "exited with status \(status)"
+        case .signalled(let signal): "was ended by signal \(signal)"
+        case .timedOut(let seconds): "did not finish within \(Self.seconds(seconds)) and was killed with its process group"
+        case .delivered: "was delivered"
+        case .openerMissing: "found no opener (install xdg-utils, or pass --opener COMMAND)"
+        case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'"
+        case .failed(let reason): "failed: \(reason)"
+        }
+        logger.log(outcome.succeeded ? .info : .warning, "'\(request.button.name)' (\(kind)) \(how)")
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,259 @@
+import DeckModel
+import DeckProfiles
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+
+extension HostCore {
+    // MARK: Reload
+
+    /// Re-reads the layouts folder (off the loop), then applies what changed.
+    /// `session` is the control client that asked (nil: SIGHUP or the watcher).
+    func reload(requestedBy session: Session?, id: RequestID?) {
+        let folder = self.folder
+        let previous = catalog
+        onDisk(for: session, { _ in
+            Result { () throws(DeckProfilesError) in try folder.scan(reusing: previous) }
+        }, then: { core, result in
+            let connection = session?.connection.id
+            switch result {
+            case .success(let catalog):
+                core.applyReload(catalog, requester: connection.flatMap { core.sessions[$0] }, id: id,
+                                 explicit: session != nil)
+            case .failure(let error):
+                core.logger.error("could not reload the profiles: \(error)")
+                if let connection, let session = core.sessions[connection] {
+                    core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not reload the profiles: \(error)", id: id),
+                                                     request: "reload", session: session)))
+                }
+            }
+        })
+    }
+
+    /// The active profile's file decides: changed and valid → it becomes
+    /// live (a new revision); unchanged → the live layout, client edits
+    /// included, stays; broken → the live layout stays and the problems are
+    /// reported (`invalid` to whoever asked).
+    func applyReload(_ scanned: ProfileCatalog, requester: Session?, id: RequestID?, explicit: Bool) {
+        let changes = scanned.changes(since: catalog.fingerprints)
+        catalog = scanned
+        let active = head.profile
+        let connection = requester?.connection.id
+        let activeFile = scanned.profile(named: active)
+        let broken = ProfileResolver.brokenFiles(named: active, in: scanned)
+        for file in changes.all where !(activeFile?.fingerprint.file == file) && !broken.contains(where: { $0.fingerprint.file == file }) {
+            reportOtherFile(file, in: scanned, removed: changes.removed.contains(file))
+        }
+        if let activeFile, ProfileResolver.snapshotSource(of: activeFile.fingerprint) != head.source {
+            let state = LiveState(profile: active, revision: head.revision + 1, layout: activeFile.profile.layout,
+                                  source: ProfileResolver.snapshotSource(of: activeFile.fingerprint))
+            head = state
+            var effects: [Effect] = []
+            if let connection { effects.append(.ok(connection, id, withRevision: true)) }
+            effects += [.broadcastLayout,
+                        .event(.reload(profile: active, revision: state.revision, problems: [], by: requester?.info)),
+                        .log(.info, "reloaded '\(active)' from \(activeFile.fingerprint.file) (revision \(state.revision))\(byline(requester))")]
+            submit(Outcome(live: state, effects, failure: { core, error in
+                if let connection { core.refuseAfterFailedWrite(error, id: id, request: "reload", connection: connection) }
+            }), write: state.snapshot(reason: "reload"))
+            return
+        }
+        if activeFile == nil, !broken.isEmpty {
+            let problems = broken.flatMap(\.problems)
+            for item in problems { logger.warning("\(item) (the live layout of '\(active)' stays)") }
+            let files = broken.map(\.fingerprint.file).joined(separator: ", ")
+            let message = "\(files) has \(problems.count == 1 ? "a problem" : "problems"); the live layout stays"
+            var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: requester?.info))]
+            if let connection {
+                effects.insert(.send(connection, .error(id: id, code: .invalid, message: message, problems: problems.map(problem))), at: 0)
+            }
+            submit(Outcome(effects))
+            return
+        }
+        var effects: [Effect] = []
+        if let connection { effects.append(.ok(connection, id, withRevision: true)) }
+        if explicit || changes.all.contains(where: { $0 == activeFile?.fingerprint.file }) {
+            effects.append(.event(.reload(profile: active, revision: head.revision, problems: [], by: requester?.info)))
+        }
+        if activeFile == nil {
+            effects.append(.log(.warning, "profile '\(active)' has no file in \(folder.path) any more; its live layout stays"))
+        } else if explicit {
+            effects.append(.log(.info, "reloaded the profiles\(byline(requester)); '\(active)' did not change, its live layout stays"))
+        }
+        submit(Outcome(effects))
+    }
+
+    /// A profile file other than the live one changed: log it, tell subscribers.
+    private func reportOtherFile(_ file: String, in scanned: ProfileCatalog, removed: Bool) {
+        if removed {
+            logger.info("\(file) was removed")
+            return
+        }
+        guard let entry = scanned.files.first(where: { $0.fingerprint.file == file }) else { return }
+        let name = entry.profile?.name ?? DeckProfile.stem(of: file)
+        if entry.problems.isEmpty {
+            logger.info("read \(file) (profile '\(name)')")
+        } else {
+            for item in entry.problems { logger.warning("\(item)") }
+        }
+        emit(.reload(profile: name, revision: nil, problems: entry.problems.map(problem), by: nil))
+    }
+
+    // MARK: Switching profiles
+
+    /// `useProfile`, or a `profile` button: the profile's layout as §5 of
+    /// PROFILE.md resolves it becomes live, as a new revision.
+    func switchProfile(to name: String, reason: String, session: Session?, requestID: RequestID?, press: ActionRequest?) {
+        let connection = session?.connection.id
+        if name == head.profile {
+            if let connection { submit(Outcome([.ok(connection, requestID, withRevision: true)])) }
+            if let press { actionEnded(press, .delivered) }
+            return
+        }
+        let catalog = self.catalog
+        onDisk(for: session, { store in
+            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
+        }, then: { core, result in
+            core.finishSwitch(to: name, result, reason: reason, connection: connection, requestID: requestID, press: press)
+        })
+    }
+
+    private func finishSwitch(to name: String, _ result: Result<ProfileResolution?, HostError>, reason: String,
+                              connection: ConnectionID?, requestID: RequestID?, press: ActionRequest?) {
+        let session = connection.flatMap { sessions[$0] }
+        let resolution: ProfileResolution
+        switch result {
+        case .success(let found?):
+            resolution = found
+        case .success(nil), .failure:
+            let message: String
+            if case .failure(let error) = result {
+                message = error.description
+            } else {
+                let known = catalog.names.isEmpty ? "no valid profile" : catalog.names.joined(separator: ", ")
+                message = "there is no profile named '\(name)' (the layouts folder holds \(known))"
+            }
+            if let session {
+                let code: ErrorCode = if case .failure = result { .internal } else { .notFound }
+                submit(Outcome(refusal(ProtocolError(code, message, id: requestID), request: "useProfile", session: session)))
+            }
+            if let press { actionEnded(press, .failed(reason: message)) }
+            return
+        }
+        for notice in resolution.notices { note(notice) }
+        let state = LiveState(profile: name, revision: head.revision + 1, layout: resolution.layout, source: resolution.source)
+        head = state
+        let by = session?.info ?? press?.by
+        var effects: [Effect] = []
+        if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
+        effects += [.broadcastLayout, .event(.profile(profile: name, revision: state.revision, by: by)),
+                    .log(.info, "switched to profile '\(name)' (revision \(state.revision))" + (by.map { " by \($0.name)" } ?? ""))]
+        if let press { effects.append(.run { core in core.actionEnded(press, .delivered) }) }
+        submit(Outcome(live: state, effects, failure: { core, error in
+            if let connection { core.refuseAfterFailedWrite(error, id: requestID, request: "useProfile", connection: connection) }
+            if let press { core.actionEnded(press, .failed(reason: "could not save the layout: \(error)")) }
+        }), write: state.snapshot(reason: reason))
+    }
+
+    // MARK: Snapshots, restore, export
+
+    /// `snapshots [profile]`: the history, newest first.
+    func snapshots(of requested: String?, id: RequestID?, from session: Session) {
+        let profile = requested ?? head.profile
+        let known = profile == head.profile || catalog.profile(named: profile) != nil
+            || !ProfileResolver.brokenFiles(named: profile, in: catalog).isEmpty
+        let connection = session.connection.id
+        onDisk(for: session, { store in
+            Result { () throws(SnapshotError) in try store.list(profile: profile) }
+        }, then: { core, result in
+            guard let session = core.sessions[connection] else { return }
+            switch result {
+            case .success(let listing) where known || !listing.snapshots.isEmpty:
+                for notice in listing.notices { core.note(notice.message) }
+                let infos = listing.snapshots.map {
+                    DeckProtocol.SnapshotInfo(generation: $0.generation, revision: $0.revision,
+                                              time: UTCTime.format(Int($0.time.timeIntervalSince1970)), reason: $0.reason, bytes: $0.bytes)
+                }
+                core.submit(Outcome([.send(connection, .snapshots(id: id, profile: profile, snapshots: infos))]))
+            case .success:
+                core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(profile)' and no snapshot of one", id: id),
+                                                 request: "snapshots", session: session)))
+            case .failure(let error):
+                let code: ErrorCode = if case .invalidProfileName = error { .notFound } else { .internal }
+                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "snapshots", session: session)))
+            }
+        })
+    }
+
+    /// `restore GENERATION`: that snapshot of the live profile becomes the
+    /// live layout as a new revision (and a new generation).
+    func restore(_ generation: Int, id: RequestID?, from session: Session) {
+        let profile = head.profile
+        let connection = session.connection.id
+        onDisk(for: session, { store in
+            Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) }
+        }, then: { core, result in
+            guard let session = core.sessions[connection] else { return }
+            let snapshot: Snapshot
+            switch result {
+            case .success(let read):
+                snapshot = read
+            case .failure(let error):
+                let code: ErrorCode
+                switch error {
+                case .notFound: code = .notFound
+                case .corrupt(let notice):
+                    core.note(notice.message)
+                    code = .notFound
+                default: code = .internal
+                }
+                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "restore", session: session)))
+                return
+            }
+            guard core.head.profile == profile else {
+                core.submit(Outcome(core.refusal(ProtocolError(.invalid, "the live profile changed while restoring; send restore again", id: id),
+                                                 request: "restore", session: session)))
+                return
+            }
+            // The restored layout keeps the live source: it is the live state
+            // of the file as it is now, so it survives a restart.
+            let state = LiveState(profile: profile, revision: core.head.revision + 1, layout: snapshot.layout, source: core.head.source)
+            core.head = state
+            core.submit(Outcome(live: state, [
+                .ok(connection, id, withRevision: true), .broadcastLayout,
+                .event(.restore(profile: profile, generation: generation, revision: state.revision, by: session.info)),
+                .log(.info, "restored generation \(generation) of '\(profile)' (revision \(state.revision))\(core.byline(session))"),
+            ], failure: { core, error in core.refuseAfterFailedWrite(error, id: id, request: "restore", connection: connection) }),
+                        write: state.snapshot(reason: "restore"), from: session)
+        })
+    }
+
+    /// `export [profile]`: the live layout (or another profile's current
+    /// state, as switching to it would make live) as profile YAML.
+    func export(_ requested: String?, id: RequestID?, from session: Session) {
+        let connection = session.connection.id
+        guard let name = requested, name != head.profile else {
+            submit(Outcome([.run { core in
+                let yaml = DeckProfile(name: core.committed.profile, layout: core.committed.layout).yaml
+                core.send(.export(id: id, profile: core.committed.profile, yaml: yaml), to: connection)
+            }]), from: session)
+            return
+        }
+        let catalog = self.catalog
+        onDisk(for: session, { store in
+            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
+        }, then: { core, result in
+            guard let session = core.sessions[connection] else { return }
+            switch result {
+            case .success(let resolution?):
+                let yaml = DeckProfile(name: name, layout: resolution.layout).yaml
+                core.submit(Outcome([.send(connection, .export(id: id, profile: name, yaml: yaml))]))
+            case .success(nil):
+                core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(name)' and no snapshot of one", id: id),
+                                                 request: "export", session: session)))
+            case .failure(let error):
+                core.submit(Outcome(core.refusal(ProtocolError(.internal, error.description, id: id), request: "export", session: session)))
+            }
+        })
+    }
+}

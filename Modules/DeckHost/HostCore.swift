@@ -1,0 +1,235 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Data, as the transport delivers lines
+#else
+import Foundation
+#endif
+import DeckModel
+import DeckProfiles
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+import LockGate
+
+/// The host's state and logic, owned by the event loop's thread: sessions,
+/// the live layout (committed and head), the lock, the profiles, and the
+/// commit pipeline. Nothing here blocks: disk work goes to the ``DiskWorker``,
+/// actions to the ``ActionRunner``, and their results come back through
+/// `EventLoop.execute`.
+final class HostCore {
+    let configuration: HostConfiguration
+    let loop: EventLoop
+    let logger: Logger
+    let disk: DiskWorker
+    let runner: any ActionRunner
+    let hostInfo: HostInfo
+    let folder: ProfileFolder
+    let tokensPath: String
+
+    var sessions: [ConnectionID: Session] = [:]
+    /// Durable and acknowledged: what `welcome`, `status` and `export` show.
+    var committed: LiveState
+    /// `committed` plus every accepted change still on its way to disk; new
+    /// edits are checked against it, so they apply in arrival order.
+    var head: LiveState
+    /// The committed revision's layout lines, encoded once.
+    var lines: LayoutLines
+    var lock = LockState()
+    var catalog: ProfileCatalog
+    var tokens: TokenStore
+    var limiter = FailedAttemptLimiter()
+    var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
+    /// Sentences for `status` (corrupt snapshots set aside, start-up decisions); the newest 20.
+    var notices: [String] = []
+    var listeners: [Listener] = []
+    var signals: SignalSource?
+    var watcher: ProfileWatcher?
+    var probe: LockProbe?
+    var stopping = false
+    var stopped = false
+    var exitStatus = ExitStatus.success
+
+    /// Outcomes waiting in the pipeline beyond which senders are paused, and
+    /// the level at which they resume.
+    let throttleHigh = 4096
+    let throttleLow = 1024
+
+    init(configuration: HostConfiguration, loop: EventLoop, logger: Logger, disk: DiskWorker, runner: any ActionRunner,
+         state: LiveState, catalog: ProfileCatalog, tokens: TokenStore, notices: [String]) throws(TransportError) {
+        self.configuration = configuration
+        self.loop = loop
+        self.logger = logger
+        self.disk = disk
+        self.runner = runner
+        self.hostInfo = HostInfo(version: Host.version)
+        self.folder = ProfileFolder(path: configuration.layouts)
+        self.tokensPath = configuration.state + "/tokens.json"
+        self.committed = state
+        self.head = state
+        self.lines = try LayoutLines(state)
+        self.catalog = catalog
+        self.tokens = tokens
+        self.notices = notices
+    }
+
+    /// This core, carried through `execute` from other threads.
+    var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
+
+    // MARK: The pipeline
+
+    /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
+    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, from session: Session? = nil) {
+        handle(pipeline.submit(outcome, write: write))
+        if let session, pipeline.count >= throttleHigh, !session.throttled {
+            session.throttled = true
+            session.updateReading()
+        }
+    }
+
+    private func handle(_ actions: [CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>.Action]) {
+        var rolledBack = false
+        for action in actions {
+            switch action {
+            case .write(let batch):
+                let bound = self.bound
+                disk.write(batch) { commit, markerFailure in
+                    bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
+                }
+            case .perform(let outcome, _):
+                perform(outcome)
+            case .fail(let outcome, let error):
+                if !rolledBack {
+                    rolledBack = true
+                    logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+                }
+                outcome.failure?(self, error)
+            }
+        }
+        if rolledBack {
+            // Nothing half-applied: everything not on disk is forgotten, and
+            // every client is shown the layout that is.
+            head = committed
+            perform(.broadcastLayout)
+        }
+        if pipeline.count < throttleLow {
+            for session in sessions.values where session.throttled {
+                session.throttled = false
+                session.updateReading()
+            }
+        }
+    }
+
+    private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
+        for notice in commit.notices { note(notice.message, level: .warning) }
+        if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
+        handle(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
+        if stopping && pipeline.isEmpty { finishStopping() }
+    }
+
+    private func perform(_ outcome: Outcome) {
+        if let live = outcome.live {
+            committed = live
+            do {
+                lines = try LayoutLines(live)
+            } catch {
+                logger.error("could not encode the layout of revision \(live.revision): \(error)")
+            }
+        }
+        for effect in outcome.effects { perform(effect) }
+    }
+
+    func perform(_ effect: Effect) {
+        switch effect {
+        case let .send(id, message):
+            send(message, to: id)
+        case let .ok(id, requestID, withRevision):
+            send(.ok(id: requestID, revision: withRevision ? committed.revision : nil), to: id)
+        case .layoutTo(let id):
+            sessions[id]?.connection.send(lines.broadcast)
+        case .broadcastLayout:
+            for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
+        case .broadcastLock(let locked):
+            broadcast(.lock(locked: locked))
+        case .event(let event):
+            emit(event)
+        case let .log(level, message):
+            logger.log(level, message)
+        case .run(let body):
+            body(self)
+        }
+    }
+
+    // MARK: Sending
+
+    func send(_ message: HostMessage, to id: ConnectionID) {
+        guard let session = sessions[id] else { return }
+        do {
+            session.connection.send(try OutboundLine(message.line()))
+        } catch {
+            logger.error("could not encode a \(message.type) message: \(error)")
+        }
+    }
+
+    /// One message to every client that receives broadcasts, encoded once.
+    func broadcast(_ message: HostMessage) {
+        guard let line = try? OutboundLine(message.line()) else { return }
+        for session in sessions.values where session.receivesBroadcasts { session.connection.send(line) }
+    }
+
+    /// An event to every subscribed control client, encoded once.
+    func emit(_ event: DeckEvent) {
+        let subscribers = sessions.values.filter(\.subscribed)
+        guard !subscribers.isEmpty, let line = try? OutboundLine(HostMessage.event(event).line()) else { return }
+        for session in subscribers { session.connection.send(line) }
+    }
+
+    /// Remembers a sentence for `status` and logs it.
+    func note(_ notice: String, level: LogLevel = .warning) {
+        logger.log(level, notice)
+        notices.append(notice)
+        if notices.count > 20 { notices.removeFirst(notices.count - 20) }
+    }
+
+    /// A refusal: the error to the sender, a `refused` event and a log line.
+    func refusal(_ error: ProtocolError, request: String, session: Session) -> [Effect] {
+        let who = session.info?.name ?? session.connection.peer.description
+        return [.send(session.connection.id, error.reply),
+                .event(.refused(request: request, code: error.code, message: error.message, by: session.info)),
+                .log(.info, "refused \(request) from \(who): \(error.code.rawValue): \(error.message)")]
+    }
+
+    /// `'Files' by Kim's iPhone` style suffix.
+    func byline(_ session: Session?) -> String {
+        guard let session else { return "" }
+        return " by " + (session.info?.name ?? session.connection.peer.description)
+    }
+
+    /// A problem with its file relative to the layouts folder, as `status` shows it.
+    func problem(_ problem: FileProblem) -> Problem {
+        let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
+        let file = problem.file.hasPrefix(prefix) ? String(problem.file.dropFirst(prefix.count)) : problem.file
+        return Problem(file: file, line: problem.line, column: problem.column, message: problem.message)
+    }
+
+    /// Runs `job` on the disk thread with `session`'s reading paused, then
+    /// `finished` on the loop (reading resumes after it).
+    func onDisk<Result: Sendable>(for session: Session?, _ job: @escaping @Sendable (SnapshotStore) -> Result,
+                                  then finished: @escaping (HostCore, Result) -> Void) {
+        if let session {
+            session.waitingForDisk = true
+            session.updateReading()
+        }
+        let id = session?.connection.id
+        let bound = self.bound
+        let finish = LoopBound(finished, loop: loop)
+        disk.run(job) { result in
+            bound.loop.execute {
+                let core = bound.value
+                finish.value(core, result)
+                if let id, let session = core.sessions[id] {
+                    session.waitingForDisk = false
+                    session.updateReading()
+                }
+            }
+        }
+    }
+}

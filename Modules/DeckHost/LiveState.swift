@@ -1,0 +1,52 @@
+import DeckModel
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+
+/// The live layout at one revision: which profile, which layout (encoded
+/// once, for its broadcast, every welcome and its snapshot), and the profile
+/// file version it descends from.
+struct LiveState: Sendable {
+    let profile: String
+    let revision: Int
+    /// The layout with its JSON.
+    let encoded: EncodedLayout
+    /// The file the layout descends from (what snapshots record as `source`);
+    /// nil for a layout no file produced.
+    let source: SnapshotSource?
+
+    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?) {
+        self.profile = profile
+        self.revision = revision
+        self.encoded = EncodedLayout(layout)
+        self.source = source
+    }
+
+    var layout: DeckLayout { encoded.layout }
+
+    /// This state as a new snapshot generation (its JSON is not encoded again).
+    func snapshot(reason: String) -> SnapshotEntry {
+        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded)
+    }
+}
+
+/// The lines that carry one revision's layout: the `layout` broadcast,
+/// made once and shared by every connection, and each `welcome`, which
+/// copies the revision's layout JSON instead of encoding the layout again.
+struct LayoutLines {
+    let state: LiveState
+    /// `{"type":"layout",…}` for every client.
+    let broadcast: OutboundLine
+
+    init(_ state: LiveState) throws(TransportError) {
+        self.state = state
+        broadcast = try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout)
+            .line(reusing: state.encoded))
+    }
+
+    /// The `welcome` line for a new client.
+    func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool) -> [UInt8] {
+        HostMessage.welcome(id: id, Welcome(protocolLevel: level, host: host, profile: state.profile, revision: state.revision,
+                                            locked: locked, layout: state.layout)).line(reusing: state.encoded)
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import Synchronization
+
+/// How important a log line is; `--log-level` hides the ones below it.
+public enum LogLevel: String, Sendable, Comparable, CaseIterable {
+    /// Details for finding a problem (no-op edits, probe readings).
+    case debug
+    /// One line per event: joins, edits, presses, reloads (the default).
+    case info
+    /// Something went wrong that the host worked around (a broken file, a failed probe).
+    case warning
+    /// Something failed (a snapshot that could not be written).
+    case error
+
+    private var rank: Int {
+        switch self {
+        case .debug: 0
+        case .info: 1
+        case .warning: 2
+        case .error: 3
+        }
+    }
+
+    /// Orders by importance: debug < info < warning < error.
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// The host's log: one line per event on standard error,
+/// `2026-11-29T16:40:00Z info moved 'Files' 0/1 -> 1/0 by Kim's iPhone`.
+///
+/// Safe from any thread: a line is written with one `write` under a lock, so
+/// lines from the loop, action runners and the probe never interleave.
+final class Logger: Sendable {
+    let minimum: LogLevel
+    private let descriptor: Int32
+    private let lock = Mutex(())
+
+    init(minimum: LogLevel, descriptor: Int32 = STDERR_FILENO) {
+        self.minimum = minimum
+        self.descriptor = descriptor
+    }
+
+    func enabled(_ level: LogLevel) -> Bool { level >= minimum }
+
+    /// Writes one line. Control characters in `message` (a device name with a
+    /// line break, a command's output) are escaped, so nobody can forge lines.
+    func log(_ level: LogLevel, _ message: String) {
+        guard enabled(level) else { return }
+        var line = Array(UTCTime.format(UTCTime.now()).utf8)
+        line.append(0x20)
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(0x20)
+        Self.appendEscaped(message, to: &line)
+        line.append(0x0A)
+        lock.withLock { _ in
+            line.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, base + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    func debug(_ message: @autoclosure () -> String) { if enabled(.debug) { log(.debug, message()) } }
+    func info(_ message: String) { log(.info, message) }
+    func warning(_ message: String) { log(.warning, message) }
+    func error(_ message: String) { log(.error, message) }
+
+    static func appendEscaped(_ text: String, to line: inout [UInt8]) {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: line.append(contentsOf: "\\n".utf8)
+            case 0x0D: line.append(contentsOf: "\\r".utf8)
+            case 0x09: line.append(contentsOf: "\\t".utf8)
+            case 0..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
+                line.append(contentsOf: scalar.escaped(asASCII: true).utf8)
+            default:
+                line.append(contentsOf: String(scalar).utf8)
+            }
+        }
+    }
+}
+
+/// `2026-11-29T16:40:00Z`: UTC to the second, as logs and snapshots show time.
+enum UTCTime {
+    /// Seconds since 1970.
+    static func now() -> Int {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int(spec.tv_sec)
+    }
+
+    static func format(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}

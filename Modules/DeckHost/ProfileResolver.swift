@@ -1,0 +1,137 @@
+import DeckModel
+import DeckProfiles
+import DeckSnapshots
+
+/// The layout a profile is served with (PROFILE.md §5): its newest intact
+/// snapshot if that was made from the file as it is now, else the file; a
+/// broken or missing file falls back to the newest snapshot.
+struct ProfileResolution: Sendable {
+    var layout: DeckLayout
+    var source: SnapshotSource?
+    /// The snapshot resumed, when the layout came from one.
+    var resumed: DeckSnapshots.SnapshotInfo?
+    /// Sentences for the log and `status` (a corrupt snapshot set aside, the file winning over edits).
+    var notices: [String]
+    /// Newer snapshots were damaged and set aside, so an older one was resumed.
+    var fellBack = false
+}
+
+enum ProfileResolver {
+    /// Resolves `name` against a scan of the layouts folder and the snapshot
+    /// store; nil when the profile has neither a valid file nor a snapshot.
+    /// Runs on the disk thread.
+    static func resolve(_ name: String, catalog: ProfileCatalog, store: SnapshotStore) throws(HostError) -> ProfileResolution? {
+        let reading: SnapshotReading
+        do {
+            reading = try store.newest(profile: name)
+        } catch {
+            throw .runtime("could not read the snapshots of '\(name)': \(error)")
+        }
+        var notices = reading.notices.map(\.message)
+        if let file = catalog.profile(named: name) {
+            let source = snapshotSource(of: file.fingerprint)
+            if let snapshot = reading.snapshot, snapshot.info.source == source {
+                return ProfileResolution(layout: snapshot.layout, source: source, resumed: snapshot.info, notices: notices,
+                                         fellBack: !reading.notices.isEmpty)
+            }
+            if let snapshot = reading.snapshot {
+                notices.append("\(file.fingerprint.file) changed since the live layout of '\(name)' was saved "
+                    + "(generation \(snapshot.info.generation)); the file wins, and that live state stays restorable")
+            }
+            return ProfileResolution(layout: file.profile.layout, source: source, resumed: nil, notices: notices)
+        }
+        guard let snapshot = reading.snapshot else { return nil }
+        if !brokenFiles(named: name, in: catalog).isEmpty {
+            notices.append("the file of profile '\(name)' has problems; serving its newest snapshot (generation \(snapshot.info.generation))")
+        }
+        return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, resumed: snapshot.info, notices: notices,
+                                 fellBack: !reading.notices.isEmpty)
+    }
+
+    /// What a snapshot records as its source for a file as scanned.
+    static func snapshotSource(of fingerprint: FileFingerprint) -> SnapshotSource {
+        SnapshotSource(file: fingerprint.file, crc32: fingerprint.crc32, bytes: fingerprint.bytes)
+    }
+
+    /// Files that would give profile `name` (by stem) but have problems.
+    static func brokenFiles(named name: String, in catalog: ProfileCatalog) -> [ProfileCatalog.File] {
+        catalog.files.filter { $0.profile == nil && DeckProfile.stem(of: $0.fingerprint.file) == name }
+    }
+
+    /// The highest revision any profile's newest snapshot holds: the host's
+    /// revision survives restarts and only grows.
+    static func highestRevision(in store: SnapshotStore) throws(HostError) -> Int {
+        do {
+            var highest = 0
+            for profile in try store.profiles() {
+                if let newest = try store.list(profile: profile).snapshots.first {
+                    highest = max(highest, newest.revision)
+                }
+            }
+            return highest
+        } catch {
+            throw .runtime("could not list the snapshots in \(store.snapshotsDirectory): \(error)")
+        }
+    }
+}
+
+/// How deckd starts (PROFILE.md §5 and CLI.md `--profile`).
+struct StartupPlan: Sendable {
+    var state: LiveState
+    /// The generation to write before serving (a new live change), or nil
+    /// when the newest snapshot is resumed as it is.
+    var generation: SnapshotEntry?
+    var notices: [String]
+
+    /// Chooses the profile and its layout. The active profile is `explicit`
+    /// (`--profile`), else the last live one, else `default`, else the first
+    /// valid one by name; one that cannot be served is skipped unless it was
+    /// named explicitly. A folder with no profile files at all serves an
+    /// empty `default` layout.
+    ///
+    /// - Throws: ``HostError/configuration(_:)`` when nothing can be served.
+    static func make(explicit: String?, last: String?, catalog: ProfileCatalog, folder: String,
+                     store: SnapshotStore) throws(HostError) -> StartupPlan {
+        let highest = try ProfileResolver.highestRevision(in: store)
+        var candidates: [String] = []
+        if let explicit {
+            candidates = [explicit]
+        } else {
+            for name in [last, "default"].compactMap({ $0 }) + catalog.names where !candidates.contains(name) {
+                candidates.append(name)
+            }
+        }
+        var notices: [String] = []
+        for name in candidates {
+            guard let resolution = try ProfileResolver.resolve(name, catalog: catalog, store: store) else { continue }
+            notices += resolution.notices
+            if let resumed = resolution.resumed, resumed.revision >= highest {
+                let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout, source: resolution.source)
+                return StartupPlan(state: state, generation: nil, notices: notices)
+            }
+            let state = LiveState(profile: name, revision: highest + 1, layout: resolution.layout, source: resolution.source)
+            // An older snapshot resumed because newer ones were damaged is a
+            // restore; one resumed under another profile's newer revision is a
+            // switch of profile; anything else is the file's first load.
+            let reason = resolution.resumed == nil ? "load" : resolution.fellBack ? "restore" : "useProfile"
+            return StartupPlan(state: state, generation: state.snapshot(reason: reason), notices: notices)
+        }
+        if let explicit {
+            let broken = ProfileResolver.brokenFiles(named: explicit, in: catalog)
+            if !broken.isEmpty {
+                let problems = broken.flatMap(\.problems).map(\.description).joined(separator: "; ")
+                throw .configuration("profile '\(explicit)' cannot be served: its file has problems and it has no snapshot: \(problems)")
+            }
+            let known = catalog.names.isEmpty ? "it holds no valid profile" : "it holds " + catalog.names.joined(separator: ", ")
+            throw .configuration("there is no profile named '\(explicit)' in \(folder) (\(known)), and no snapshot of one")
+        }
+        if catalog.files.isEmpty {
+            let state = LiveState(profile: "default", revision: highest + 1, layout: .empty(), source: nil)
+            notices.append("the layouts folder \(folder) holds no profile files; serving an empty 'default' layout "
+                + "(add buttons from a device, or put a .yaml file there)")
+            return StartupPlan(state: state, generation: state.snapshot(reason: "load"), notices: notices)
+        }
+        throw .configuration("no profile in \(folder) can be served: every profile file has problems "
+            + "(run `deckctl check \(folder)/*.yaml`) and none has a snapshot")
+    }
+}

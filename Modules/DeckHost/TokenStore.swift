@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // JSON coding without the rest of Foundation
+#else
+import Foundation
+#endif
+import Glibc
+
+/// One paired device: the name given to `pair`, and its secret.
+struct PairedDevice: Codable, Sendable, Equatable {
+    var name: String
+    var token: String
+    /// When it was paired, `2026-11-29T16:40:00Z`.
+    var created: String
+}
+
+/// The paired devices (`STATE/tokens.json`), held by the event loop.
+///
+/// Tokens are 32 random bytes in base64url. They are kept in plain text in a
+/// 0600 file, like an SSH private key: whoever can read the file is already
+/// this user. Looking a token up compares it with every stored token in
+/// constant time, so the time taken says nothing about how close a guess was.
+struct TokenStore: Sendable, Equatable {
+    private(set) var devices: [PairedDevice] = []
+
+    /// Makes a new token for `name`, replacing that name's old one.
+    mutating func pair(_ name: String, now: Int) -> String {
+        var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure on Linux
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let token = Base64URL.encode(bytes)
+        devices.removeAll { $0.name == name }
+        devices.append(PairedDevice(name: name, token: token, created: UTCTime.format(now)))
+        return token
+    }
+
+    /// Forgets `name`'s token; false when no device has that name.
+    mutating func unpair(_ name: String) -> Bool {
+        let before = devices.count
+        devices.removeAll { $0.name == name }
+        return devices.count != before
+    }
+
+    /// Puts `name` back as it was before a change that could not be saved.
+    mutating func restore(_ name: String, to device: PairedDevice?) {
+        devices.removeAll { $0.name == name }
+        if let device { devices.append(device) }
+    }
+
+    /// The device a token belongs to. Every stored token is compared, each in
+    /// time that depends only on the stored token's length.
+    func name(forToken token: String) -> String? {
+        let given = Array(token.utf8)
+        var found: String?
+        for device in devices {
+            let stored = Array(device.token.utf8)
+            var difference = UInt8(given.count == stored.count ? 0 : 1)
+            for index in stored.indices {
+                let byte = index < given.count ? given[index] : 0
+                difference |= byte ^ stored[index]
+            }
+            if difference == 0 { found = device.name }
+        }
+        return found
+    }
+
+    // MARK: The file
+
+    private struct File: Codable {
+        var format: String
+        var version: Int
+        var devices: [PairedDevice]
+    }
+
+    /// Reads `path`; a missing file is an empty store.
+    ///
+    /// - Throws: ``HostError/configuration(_:)`` for a file that cannot be
+    ///   read or understood (the host does not start rather than forget devices).
+    static func load(path: String) throws(HostError) -> (store: TokenStore, warning: String?) {
+        let bytes: [UInt8]
+        do {
+            guard let read = try DiskFile.readIfPresent(path, limit: 16 << 20) else { return (TokenStore(), nil) }
+            bytes = read
+        } catch {
+            throw .configuration("cannot read the device tokens in \(path): \(error)")
+        }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(bytes))
+        } catch {
+            throw .configuration("the device tokens file \(path) is damaged (\(error)); fix it, or delete it and pair the devices again")
+        }
+        guard file.format == "deck-tokens", file.version == 1 else {
+            throw .configuration("the device tokens file \(path) is not a version 1 deck-tokens file; delete it and pair the devices again")
+        }
+        var warning: String?
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            warning = "the device tokens file \(path) can be read by other users; run chmod 600 \(path)"
+        }
+        return (TokenStore(devices: file.devices), warning)
+    }
+
+    /// Writes the store to `path` atomically and durably, mode 0600.
+    static func save(_ store: TokenStore, path: String) throws(HostError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(File(format: "deck-tokens", version: 1, devices: store.devices))
+        } catch {
+            throw .runtime("could not encode the device tokens: \(error)")
+        }
+        try DiskFile.writeAtomically(Array(data) + [0x0A], to: path, mode: 0o600)
+    }
+}
+
+/// base64url without padding (RFC 4648 §5): safe in JSON, URLs and shells.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = min(3, bytes.count - index)
+            var value = UInt32(bytes[index]) << 16
+            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
+            for position in 0...chunk {
+                out.append(alphabet[Int((value >> UInt32(18 - 6 * position)) & 0x3F)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,200 @@
+import DeckModel
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+@testable import DeckHost
+
+@Suite("Handshake state machine")
+struct HandshakeTests {
+    static let tcp = Handshake.Rules(isControlSocket: false, peerIsLoopback: true, requireToken: false)
+    static let remote = Handshake.Rules(isControlSocket: false, peerIsLoopback: false, requireToken: false)
+    static let control = Handshake.Rules(isControlSocket: true, peerIsLoopback: true, requireToken: true)
+
+    static func hello(kind: String = "phone", level: Int = 7, token: String? = nil) -> [UInt8] {
+        ClientMessage(id: 1, .hello(Hello(protocolLevel: level, device: Device(name: "n", kind: kind), token: token))).line()
+    }
+
+    func code(_ action: Handshake.Action) -> ErrorCode? {
+        switch action {
+        case .refuseAndClose(let error, _), .refuse(let error): error.code
+        default: nil
+        }
+    }
+
+    @Test func loopbackNeedsNoTokenAndThenRequestsAreDecodedWithItsRights() {
+        var handshake = Handshake()
+        let action = handshake.receive(Self.hello(level: 9), rules: Self.tcp, attemptsBlocked: false) { _ in nil }
+        #expect(action == .establish(id: 1, access: ClientAccess(level: 7, isControl: false),
+                                     device: Device(name: "n", kind: "phone"), pairedName: nil))
+        let status = handshake.receive(ClientMessage(id: 2, .status).line(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }
+        #expect(code(status) == .unauthorized)
+        let ping = handshake.receive(ClientMessage(id: 3, .ping).line(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }
+        #expect(ping == .request(ClientMessage(id: 3, .ping)))
+        #expect(code(handshake.receive(Self.hello(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .handshake)
+    }
+
+    @Test func remotePeersNeedAValidTokenAndFailuresCount() {
+        var missing = Handshake()
+        guard case .refuseAndClose(let absent, true) = missing.receive(Self.hello(), rules: Self.remote, attemptsBlocked: false,
+                                                                       pairedName: { _ in nil }) else {
+            Issue.record("a missing token must be refused and counted"); return
+        }
+        #expect(absent.code == .unauthorized && absent.message.contains("deckctl pair"))
+        var wrong = Handshake()
+        guard case .refuseAndClose(let error, true) = wrong.receive(Self.hello(token: "x"), rules: Self.remote, attemptsBlocked: false, pairedName: { _ in nil }) else {
+            Issue.record("a wrong token must be refused and counted"); return
+        }
+        #expect(error.code == .unauthorized && error.id == 1)
+        var blocked = Handshake()
+        guard case .refuseAndClose(let refusal, false) = blocked.receive(Self.hello(token: "good"), rules: Self.remote, attemptsBlocked: true,
+                                                                         pairedName: { _ in "kim" }) else {
+            Issue.record("a blocked address is refused without comparing"); return
+        }
+        #expect(refusal.message.contains("too many"))
+        var good = Handshake()
+        guard case .establish(_, _, _, "kim") = good.receive(Self.hello(token: "good"), rules: Self.remote, attemptsBlocked: false,
+                                                             pairedName: { $0 == "good" ? "kim" : nil }) else {
+            Issue.record("a good token is accepted"); return
+        }
+    }
+
+    @Test func controlKindOnlyOnTheControlSocketAndFirstLineRules() {
+        var onTCP = Handshake()
+        #expect(code(onTCP.receive(Self.hello(kind: "control"), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .unauthorized)
+        var onSocket = Handshake()
+        guard case .establish(_, let access, _, nil) = onSocket.receive(Self.hello(kind: "control"), rules: Self.control,
+                                                                        attemptsBlocked: false, pairedName: { _ in nil }) else {
+            Issue.record("control on the control socket needs no token"); return
+        }
+        #expect(access.isControl)
+        var notHello = Handshake()
+        #expect(code(notHello.receive(ClientMessage(id: 1, .ping).line(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .handshake)
+        var tooOld = Handshake()
+        #expect(code(tooOld.receive(Self.hello(level: 0), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .unsupported)
+        #expect(code(tooOld.receive(Self.hello(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .handshake)
+    }
+}
+
+@Suite("Commit pipeline (group commit, ordering, failures)")
+struct CommitPipelineTests {
+    typealias Pipeline = CommitPipeline<String, Int, String>
+    struct DiskFull: Error {}
+
+    func performed(_ actions: [Pipeline.Action]) -> [String] {
+        actions.compactMap { if case .perform(let name, _) = $0 { name } else { nil } }
+    }
+    func failed(_ actions: [Pipeline.Action]) -> [String] {
+        actions.compactMap { if case .fail(let name, _) = $0 { name } else { nil } }
+    }
+    func batches(_ actions: [Pipeline.Action]) -> [[Int]] {
+        actions.compactMap { if case .write(let batch) = $0 { batch } else { nil } }
+    }
+
+    @Test func noWriteOutcomesGoAtOnceWhenNothingWaits() {
+        var pipeline = Pipeline()
+        #expect(performed(pipeline.submit("pong")) == ["pong"])
+        #expect(pipeline.isEmpty)
+    }
+
+    @Test func writesAreGroupedAndEverythingIsPerformedInOrderAfterItsWrite() {
+        var pipeline = Pipeline()
+        #expect(batches(pipeline.submit("edit1", write: 1)) == [[1]])
+        #expect(pipeline.submit("stale-refusal").isEmpty)   // waits behind edit1
+        #expect(pipeline.submit("edit2", write: 2).isEmpty)  // accumulates while 1 is written
+        #expect(pipeline.submit("edit3", write: 3).isEmpty)
+        let first = pipeline.batchFinished(receipts: ["g1"], failure: nil)
+        #expect(performed(first) == ["edit1", "stale-refusal"])
+        #expect(batches(first) == [[2, 3]])
+        #expect(pipeline.submit("pong").isEmpty)
+        let second = pipeline.batchFinished(receipts: ["g2", "g3"], failure: nil)
+        #expect(performed(second) == ["edit2", "edit3", "pong"])
+        #expect(pipeline.isEmpty && !pipeline.isWriting)
+    }
+
+    @Test func aFailedWriteFailsItAndEveryWriteAfterItButKeepsTheWrittenPrefix() {
+        var pipeline = Pipeline(maximumBatch: 2)
+        _ = pipeline.submit("e1", write: 1)
+        _ = pipeline.submit("e2", write: 2)
+        _ = pipeline.submit("e3", write: 3)
+        _ = pipeline.submit("refusal")
+        _ = pipeline.submit("e4", write: 4)
+        #expect(batches(pipeline.batchFinished(receipts: ["g1"], failure: nil)) == [[2, 3]])
+        let actions = pipeline.batchFinished(receipts: ["g2"], failure: DiskFull())
+        #expect(performed(actions) == ["e2", "refusal"])
+        #expect(failed(actions) == ["e3", "e4"])
+        #expect(batches(actions).isEmpty && pipeline.isEmpty)
+    }
+}
+
+@Suite("Small parts: limiter, tokens, arguments, layout lines")
+struct HostPartsTests {
+    @Test func theLimiterUsesASlidingWindowPerAddress() {
+        var limiter = FailedAttemptLimiter(limit: 3, window: .seconds(60), capacity: 2)
+        let start = ContinuousClock.now
+        for second in 0..<3 { limiter.recordFailure("10.0.0.1", now: start + .seconds(second)) }
+        let blocked = limiter.isBlocked("10.0.0.1", now: start + .seconds(10))
+        let other = limiter.isBlocked("10.0.0.2", now: start + .seconds(10))
+        let later = limiter.isBlocked("10.0.0.1", now: start + .seconds(60.5))  // the first failure left the window
+        #expect(blocked && !other && !later)
+        limiter.recordFailure("a", now: start)
+        limiter.recordFailure("b", now: start)
+        #expect(limiter.trackedAddresses <= 2)
+    }
+
+    @Test func tokensAreRandomReplaceableAndSavedPrivately() throws {
+        var store = TokenStore()
+        let first = store.pair("kim", now: 0)
+        let second = store.pair("kim", now: 0)
+        #expect(first != second && first.count == 43 && !first.contains("="))
+        #expect(store.name(forToken: first) == nil && store.name(forToken: second) == "kim")
+        #expect(store.name(forToken: String(second.dropLast())) == nil)
+        let folder = try TemporaryDirectory(prefix: "tokens")
+        let path = folder.path + "/tokens.json"
+        try TokenStore.save(store, path: path)
+        #expect(try TokenStore.load(path: path).store == store)
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: HostError.self) { try TokenStore.load(path: path) }
+        #expect(store.unpair("kim") && !store.unpair("kim"))
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+    }
+
+    @Test func argumentsDefaultsAndMistakes() throws {
+        let environment = ["HOME": "/home/kim", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        guard case .run(let defaults) = try HostArguments.parse([], environment: environment) else { Issue.record("no run"); return }
+        #expect(defaults.layouts == "/home/kim/.config/deckd/layouts")
+        #expect(defaults.state == "/home/kim/.local/state/deckd")
+        #expect(defaults.control == "/run/user/1000/deckd/control.sock")
+        #expect(defaults.listen == "127.0.0.1:7531" && defaults.keep == 100 && defaults.maxMessage == 1 << 20)
+        guard case .run(let custom) = try HostArguments.parse(["--no-tcp", "--keep=5", "--log-level", "debug", "--require-token"],
+                                                              environment: [:]) else { Issue.record("no run"); return }
+        #expect(custom.listen == nil && custom.keep == 5 && custom.logLevel == .debug && custom.requireToken)
+        #expect(custom.control.hasPrefix("/tmp/deckd-"))
+        for bad in [["--listen", "nope"], ["--keep", "0"], ["--frob"], ["--layouts"], ["--log-level", "loud"], ["extra"],
+                    ["--no-tcp", "--listen", "127.0.0.1:1"]] {
+            #expect(throws: HostError.self) { try HostArguments.parse(bad, environment: [:]) }
+        }
+        if case .help(let text) = try HostArguments.parse(["--help"], environment: [:]) {
+            #expect(text.contains("--require-token"))
+        } else {
+            Issue.record("--help")
+        }
+    }
+
+    @Test(arguments: [1, 7, 40])
+    func aWelcomeFromTheEncodedRevisionIsTheSameBytesAsAnEncodedOne(seed: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(seed))
+        let layout = RandomLayouts.layout(using: &generator)
+        let state = LiveState(profile: "스트림 \"x\"", revision: seed * 1000, layout: layout, source: nil)
+        let lines = try LayoutLines(state)
+        let host = HostInfo(version: "0.1.0")
+        for id: RequestID? in [nil, 5, "a\"b"] {
+            let spliced = lines.welcome(id: id, level: 7, host: host, locked: seed == 7)
+            let encoded = HostMessage.welcome(id: id, Welcome(protocolLevel: 7, host: host, profile: state.profile,
+                                                              revision: state.revision, locked: seed == 7, layout: layout)).line()
+            #expect(spliced == encoded)
+        }
+        #expect(lines.broadcast.data == Data(HostMessage.layout(profile: state.profile, revision: state.revision, layout: layout).line()))
+    }
+}

@@ -1,0 +1,131 @@
+import DeckModel
+import DeckProtocol
+import DeckSnapshots
+import DeckTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Durability: kill -9, corruption, restarts, disk failures")
+struct DurabilityTests {
+    @Test func killNineRightAfterOKKeepsExactlyThatLayoutAndRevision() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        let revision = try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 4, button: terminal))
+        try host.kill9()
+        try host.start()
+        let again = try host.device()
+        #expect(again.welcome?.revision == revision)
+        #expect(again.welcomeLayout.button(page: 1, index: 4) == terminal)
+        #expect(again.welcomeLayout.button(page: 0, index: 1) == nil)
+    }
+
+    @Test func editsSurviveACleanRestartAndSIGTERMExitsZeroQuickly() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let mail = DeckButton(name: "Mail", action: .open("mailto:a@b.c"))
+        let revision = try device.expectOK(.setButton(page: 0, index: 7, button: mail))
+        let started = ContinuousClock.now
+        #expect(try host.stop() == 0)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(device.isClosed())
+        try host.start()
+        let again = try host.device()
+        #expect(again.welcome?.revision == revision)
+        #expect(again.welcomeLayout.button(page: 0, index: 7) == mail)
+    }
+
+    @Test func aCorruptNewestSnapshotFallsBackToTheOneBeforeAndStatusSaysSo() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal))
+        let lost = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 6, toPage: 0, toIndex: 7, button: terminal)))
+        try host.stop()
+        let folder = host.state + "/snapshots/default"
+        let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.max())
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + newest))
+        bytes[bytes.count - 6] ^= 0xFF  // damage the gzip trailer's CRC
+        try bytes.write(to: URL(fileURLWithPath: folder + "/" + newest))
+        try host.start()
+        let again = try host.device()
+        // The layout of the generation before; the revision still only grows.
+        #expect(again.welcome?.revision == lost + 1)
+        #expect(again.welcomeLayout.button(page: 0, index: 6) == terminal)
+        let status = try host.controlClient().status()
+        #expect(status.notices.contains { $0.contains("corrupt") && $0.contains(newest.prefix(10)) })
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
+    }
+
+    @Test func aChangedFileWinsAtStartAndTheOldLiveStateStaysRestorable() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 9, button: terminal))
+        try host.stop()
+        try host.write("default.yaml", deskYAML + "\n      4: {name: New, action: {run: \"true\"}}\n")
+        try host.start()
+        let again = try host.device()
+        #expect(again.welcomeLayout.button(page: 1, index: 4)?.name == "New")
+        #expect(again.welcomeLayout.button(page: 0, index: 1) == terminal)
+        let control = try host.controlClient()
+        let reply = try control.request(.snapshots(profile: nil))
+        guard case .snapshots(_, "default", let list) = reply else { Issue.record("\(reply)"); return }
+        #expect(list.first?.reason == "load")
+        let edited = try #require(list.first { $0.reason == "moveButton" })
+        let restored = try control.expectOK(.restore(generation: edited.generation))
+        let (revision, layout) = try again.nextLayout()
+        #expect(revision == restored)
+        #expect(layout.button(page: 0, index: 9) == terminal && layout.button(page: 1, index: 4) == nil)
+        try control.expectError(.restore(generation: 9999), .notFound)
+        // The restore is the live state of the file as it is now: it survives a restart.
+        try host.stop()
+        try host.start()
+        #expect(try host.device().welcomeLayout.button(page: 0, index: 9) == terminal)
+    }
+
+    @Test(.enabled(if: canMakeFolderUnwritable, "needs chattr +i (as root) or permission bits"))
+    func aFailedSnapshotWriteRefusesTheEditAndChangesNothing() throws {
+        let host = try startedHost()
+        let a = try host.device("a")
+        let b = try host.device("b")
+        let folder = host.state + "/snapshots/default"
+        let restore = try #require(try makeFolderUnwritable(folder))
+        defer { restore() }
+        let terminal = try #require(a.welcomeLayout.button(page: 0, index: 1))
+        let reply = try a.request(.moveButton(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 1, button: terminal))
+        guard case .error(_, .internal, let message, _) = reply else { Issue.record("\(reply)"); return }
+        #expect(message.contains("nothing changed"))
+        let (revision, layout) = try b.nextLayout()
+        #expect(revision == b.welcome?.revision && layout == b.welcomeLayout)
+        restore()
+        // The host keeps working once the disk does.
+        #expect(try a.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 1, button: terminal)) == (b.welcome?.revision ?? 0) + 1)
+    }
+}
+
+/// Makes a folder refuse new files (chattr +i as root, mode 0555 otherwise); nil when impossible here.
+func makeFolderUnwritable(_ folder: String) throws -> (() -> Void)? {
+    if geteuid() != 0 {
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        return { _ = try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder) }
+    }
+    func chattr(_ flag: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [flag, folder]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), chattr("+i") else { return nil }
+    let done = Mutex(false)
+    return { if !done.withLock({ let was = $0; $0 = true; return was }) { _ = chattr("-i") } }
+}
+
+let canMakeFolderUnwritable: Bool = {
+    guard let probe = try? TemporaryDirectory(prefix: "probe"), let restore = try? makeFolderUnwritable(probe.path) else { return false }
+    defer { restore() }
+    return !FileManager.default.createFile(atPath: probe.path + "/x", contents: Data())
+}()

@@ -1,0 +1,169 @@
+import DeckModel
+import DeckProfiles
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+@Suite("Edits end to end: replies, broadcasts, stale checks, concurrency")
+struct EditTests {
+    @Test func anAcceptedMoveReachesBothDevices() throws {
+        let host = try startedHost()
+        let a = try host.device("a")
+        let b = try host.device("b")
+        let terminal = try #require(a.welcomeLayout.button(page: 0, index: 1))
+        let start = try #require(a.welcome?.revision)
+        let revision = try a.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 1, button: terminal))
+        #expect(revision == start + 1)
+        for client in [a, b] {
+            let (seen, layout) = try client.nextLayout()
+            #expect(seen == start + 1)
+            #expect(layout.button(page: 1, index: 1) == terminal)
+            #expect(layout.button(page: 0, index: 1) == nil)
+        }
+    }
+
+    @Test func aStaleMoveIsRefusedAndBothGetTheLayout() throws {
+        let host = try startedHost()
+        let a = try host.device("a")
+        let b = try host.device("b")
+        let wrong = DeckButton(name: "Not there", action: .run(command: "true"))
+        let reply = try a.request(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 2, button: wrong))
+        guard case .error(_, .stale, let message, _) = reply else { Issue.record("\(reply)"); return }
+        #expect(message.contains("0/1"))
+        // The reply comes before the layout, and nothing changed.
+        #expect(try a.next().type == "layout")
+        let (revision, layout) = try b.nextLayout()
+        #expect(revision == b.welcome?.revision)
+        #expect(layout == b.welcomeLayout)
+    }
+
+    @Test func noOpEditsAreOKWithoutANewRevisionButStillBroadcast() throws {
+        let host = try startedHost()
+        let a = try host.device()
+        let terminal = try #require(a.welcomeLayout.button(page: 0, index: 1))
+        let revision = try #require(a.welcome?.revision)
+        #expect(try a.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 1, button: terminal)) == revision)
+        #expect(try a.nextLayout().revision == revision)
+        #expect(try a.expectOK(.clearButton(page: 0, index: 4, expecting: nil)) == revision)
+        #expect(try a.nextLayout().revision == revision)
+        try a.expectError(.clearButton(page: 9, index: 0, expecting: nil), .outOfRange)
+        #expect(try a.nextLayout().revision == revision)
+    }
+
+    @Test func setClearAndAPageAddedByMovingOntoTheTrailingPage() throws {
+        let host = try startedHost()
+        let a = try host.device()
+        let pages = a.welcomeLayout.pages.count
+        let mail = DeckButton(name: "메일 📬", action: .open("mailto:x@y.z"))
+        try a.expectOK(.setButton(page: pages - 1, index: 0, button: mail))
+        let (_, grown) = try a.nextLayout()
+        #expect(grown.pages.count == pages + 1 && grown.button(page: pages - 1, index: 0) == mail && grown.isNormal)
+        try a.expectOK(.clearButton(page: pages - 1, index: 0, expecting: mail))
+        let (_, shrunk) = try a.nextLayout()
+        #expect(shrunk.pages.count == pages)
+        try a.expectError(.clearButton(page: 0, index: 0, expecting: mail), .stale)
+    }
+
+    @Test func anInvalidButtonIsRefusedAndTheLayoutFollows() throws {
+        let host = try startedHost()
+        let a = try host.device()
+        try a.line.send(#"{"type":"setButton","id":"x","page":0,"index":3,"button":{"name":" ","action":{"run":"true"}}}"#)
+        let reply = try a.next()
+        guard case .error(.string("x"), .invalid, _, _) = reply else { Issue.record("\(reply)"); return }
+        #expect(try a.next().type == "layout")
+        // Garbage keeps the connection open.
+        try a.line.send("{nope")
+        guard case .error(nil, .malformed, _, _) = try a.next() else { Issue.record("not malformed"); return }
+        #expect(try a.request(.ping).type == "pong")
+    }
+
+    /// Four devices move buttons at random at once; every device ends on the
+    /// host's layout, and no button is lost or doubled.
+    @Test func fourDevicesMovingAtOnceEndOnTheHostsLayout() async throws {
+        let host = try startedHost()
+        let initial = try host.device("observer").welcomeLayout
+        let names = initial.placedButtons.map(\.button.name).sorted()
+        let clients = try (1...4).map { try host.device("d\($0)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (number, client) in clients.enumerated() {
+                group.addTask {
+                    var generator = SeededGenerator(seed: UInt64(number + 1))
+                    var view = client.welcomeLayout
+                    var last = client.welcome?.revision ?? 0
+                    for _ in 0..<40 {
+                        guard let pick = view.placedButtons.randomElement(using: &generator) else { break }
+                        let toPage = Int.random(in: 0..<view.pages.count, using: &generator)
+                        let toIndex = Int.random(in: 0..<view.slotsPerPage, using: &generator)
+                        let reply = try client.request(.moveButton(fromPage: pick.page, fromIndex: pick.index, toPage: toPage,
+                                                                   toIndex: toIndex, button: pick.button))
+                        guard reply.type == "ok" || reply.type == "error" else { throw HarnessError("\(reply)") }
+                        // The §5 layout follows every reply; keep the newest seen.
+                        let (revision, layout) = try client.nextLayout()
+                        if revision >= last { (last, view) = (revision, layout) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Nobody edits any more: every device catches up with the host's revision.
+        let control = try host.controlClient()
+        let status = try control.status()
+        let export = try control.request(.export(profile: nil))
+        guard case .export(_, "default", let yaml) = export else { Issue.record("\(export)"); return }
+        var finals: [(Int, DeckLayout)] = []
+        for client in clients {
+            var last = (0, DeckLayout.empty())
+            while last.0 < status.revision {
+                let (revision, layout) = try client.nextLayout(timeout: .seconds(10))
+                if revision >= last.0 { last = (revision, layout) }
+            }
+            finals.append(last)
+        }
+        let observer = try host.device("late")
+        for (revision, layout) in finals {
+            #expect(revision == status.revision)
+            #expect(layout == observer.welcomeLayout)
+        }
+        #expect(try DeckProfile.parse(yaml, file: "default.yaml").layout == observer.welcomeLayout)
+        #expect(observer.welcomeLayout.placedButtons.map(\.button.name).sorted() == names)
+        #expect(observer.welcomeLayout.isNormal)
+    }
+
+    /// A device that stops reading is cut off once 8 MiB wait for it; the
+    /// others keep their round trips all along.
+    @Test func aDeviceThatStopsReadingNeverDelaysTheOthers() throws {
+        // 300 full pages: each layout line is about 200 KB, so the stuck
+        // device's backlog passes the output limit after a few dozen edits.
+        var yaml = "pages:\n"
+        for page in 0..<300 {
+            yaml += "  - buttons:\n"
+            for index in 0..<12 { yaml += "      - {name: \"Button \(page)-\(index)\", action: {run: \"true\"}}\n" }
+        }
+        let host = try HostProcess(files: ["default.yaml": yaml])
+        try host.start()
+        let stuck = try host.device("stuck")
+        _ = stuck  // never reads again
+        let a = try host.device("a")
+        let b = try host.device("b")
+        let control = try host.controlClient()
+        // The same button goes back and forth; a and b read every line, but
+        // only the reply is decoded (decoding 200 KB layouts is not the point).
+        let button = try #require(a.welcomeLayout.button(page: 0, index: 0))
+        var from = (0, 0)
+        var cutOff = false
+        for step in 0..<150 where !cutOff {
+            let to = step % 2 == 0 ? (300, 0) : (0, 0)
+            try a.send(.moveButton(fromPage: from.0, fromIndex: from.1, toPage: to.0, toIndex: to.1, button: button))
+            let reply = try HostMessage.decode(try a.line.readLine())
+            guard case .ok = reply else { Issue.record("\(reply)"); return }
+            let layoutToA = try a.line.readLine()
+            let layoutToB = try b.line.readLine()
+            #expect(layoutToA == layoutToB && layoutToA.starts(with: Data(#"{"type":"layout""#.utf8)))
+            from = to
+            if step % 10 == 9 { cutOff = try !control.status().clients.contains { $0.name == "stuck" } }
+        }
+        #expect(cutOff)
+        #expect(try b.request(.ping).type == "pong")
+    }
+}

@@ -1,0 +1,111 @@
+import DeckModel
+import DeckProfiles
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+let streamYAML = """
+    name: streaming
+    pages:
+      - buttons:
+          0: {name: Scene, action: {run: "true"}}
+          1: {name: Back, action: {profile: default}}
+    """
+
+@Suite("Profiles end to end: live reload, switching, export")
+struct ProfileTests {
+    @Test func aSavedFileReloadsLiveAndABrokenSaveKeepsTheLiveLayout() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 8, button: terminal))
+        _ = try device.nextLayout()
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Compile"))
+        let (revision, layout) = try device.nextLayout(timeout: .seconds(5))
+        #expect(layout.button(page: 0, index: 2)?.name == "Compile")
+        #expect(layout.button(page: 0, index: 1) == terminal)  // the file wins over the edit
+        try host.write("default.yaml", "pages:\n  - buttons:\n      0: {nmae: Oops, action: {run: x}}\n")
+        #expect(host.waitForLog("unknown key 'nmae'"))
+        let control = try host.controlClient()
+        let status = try control.status()
+        #expect(status.revision == revision)
+        #expect(status.problems.contains { $0.file == "default.yaml" && $0.line == 3 && $0.message.contains("nmae") })
+        let reply = try control.request(.reload)
+        guard case .error(_, .invalid, _, let problems) = reply else { Issue.record("\(reply)"); return }
+        #expect(problems.first?.line == 3)
+        #expect(try host.device().welcomeLayout == layout)
+    }
+
+    @Test func reloadOfAnUnchangedFileKeepsClientEditsAndSIGHUPReloads() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        let edited = try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 8, button: terminal))
+        let control = try host.controlClient()
+        #expect(try control.expectOK(.reload) == edited)
+        #expect(try host.device().welcomeLayout.button(page: 0, index: 8) == terminal)
+        // A file changed behind the watcher's back (same size, new content) is picked up by SIGHUP too.
+        try control.expectOK(.subscribe)
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Bu1ld"))
+        host.signal(SIGHUP)
+        let event = try control.next(timeout: .seconds(5)) { if case .event(.reload(_, _?, [], _)) = $0 { true } else { false } }
+        #expect(event.type == "event")
+        #expect(host.waitForLog("SIGHUP: reloading"))
+    }
+
+    @Test func useProfileProfilesExportAndAProfileButton() throws {
+        let host = try startedHost(["streaming.yaml": streamYAML])
+        let device = try host.device()
+        let control = try host.controlClient()
+        let profiles = try control.request(.profiles)
+        guard case .profiles(_, "default", let list) = profiles else { Issue.record("\(profiles)"); return }
+        #expect(list.map(\.name) == ["default", "streaming"])
+        #expect(list.first?.file == "default.yaml" && list.first?.buttons == 6)
+        try control.expectError(.useProfile(name: "nope"), .notFound)
+        let switched = try control.expectOK(.useProfile(name: "streaming"))
+        let (revision, layout) = try device.nextLayout()
+        #expect(revision == switched && layout.button(page: 0, index: 0)?.name == "Scene")
+        let export = try control.request(.export(profile: "default"))
+        guard case .export(_, "default", let yaml) = export else { Issue.record("\(export)"); return }
+        #expect(try DeckProfile.parse(yaml, file: "default.yaml").layout.button(page: 0, index: 1)?.name == "Terminal")
+        // A profile button switches back.
+        try device.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        let (_, back) = try device.nextLayout()
+        #expect(back.button(page: 0, index: 1)?.name == "Terminal")
+        #expect(try control.status().profile == "default")
+        try control.expectError(.export(profile: "ghost"), .notFound)
+        try control.expectError(.snapshots(profile: "ghost"), .notFound)
+    }
+
+    @Test func startupRulesAndExitCodes() throws {
+        // Nothing servable: a broken file and no snapshot.
+        let broken = try HostProcess(files: ["default.yaml": "pages: [\n"])
+        #expect(try broken.runToExit() == 78)
+        #expect(broken.log.contains("default.yaml"))
+        // An explicit profile that does not exist.
+        let missing = try HostProcess(files: ["default.yaml": deskYAML])
+        #expect(try missing.runToExit(extra: ["--profile", "ghost"]) == 78)
+        // Bad options.
+        #expect(try missing.runToExit(extra: ["--keep", "0"]) == 2)
+        // An empty folder serves an empty default layout.
+        let empty = try HostProcess(files: [:])
+        try empty.start()
+        #expect(try empty.device().welcomeLayout == .empty())
+        // The last live profile is resumed.
+        let host = try startedHost(["streaming.yaml": streamYAML])
+        try host.controlClient().expectOK(.useProfile(name: "streaming"))
+        try host.stop()
+        try host.start()
+        #expect(try host.device().welcome?.profile == "streaming")
+        // A broken file with a snapshot: the snapshot is served, the problems are in status.
+        try host.stop()
+        try host.write("streaming.yaml", "pages:\n  - buttons: {0: {name: X}}\n")
+        try host.start()
+        let resumed = try host.device()
+        #expect(resumed.welcome?.profile == "streaming" && resumed.welcomeLayout.button(page: 0, index: 0)?.name == "Scene")
+        let status = try host.controlClient().status()
+        #expect(status.problems.contains { $0.file == "streaming.yaml" && $0.line == 2 })
+        #expect(status.notices.contains { $0.contains("streaming") && $0.contains("problems") })
+    }
+}

@@ -40,6 +40,7 @@ extension HostCore {
         probe?.stop()
         runner.shutdown()
         for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
+        releaseGather()
         if pipeline.isEmpty {
             finishStopping()
         } else {

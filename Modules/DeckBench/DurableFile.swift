@@ -24,21 +24,58 @@ package final class DurableFile {
 
     deinit { close(folderFD) }
 
+    /// The group-commit floor: `count` new files of `bytes` made durable
+    /// together, as the snapshot store commits a batch — every temporary file
+    /// written, one `syncfs` (each file's `fdatasync` where the kernel has
+    /// none), every file renamed to a new name, the folder flushed once —
+    /// then files beyond the newest `keep` deleted, as retention does.
+    package func writeBatch(_ bytes: [UInt8], count: Int, keep: Int = 100) throws(BenchError) {
+        var files: [(fd: Int32, temporary: String, final: String)] = []
+        defer { for file in files where file.fd >= 0 { close(file.fd) } }
+        for _ in 0..<count {
+            counter += 1
+            let temporary = folder + "/.tmp-batch-\(counter)"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .system("cannot create \(temporary)", errno) }
+            files.append((fd, temporary, folder + "/generation-\(counter)"))
+            try writeAll(fd, bytes, path: temporary)
+        }
+        if count > 1, let syncfs = DurableFile.syncfs {
+            guard syncfs(files[0].fd) == 0 else { throw .system("cannot flush \(folder)", errno) }
+        } else {
+            for file in files where fdatasync(file.fd) != 0 { throw .system("cannot flush \(file.temporary)", errno) }
+        }
+        for index in files.indices {
+            guard close(files[index].fd) == 0 else { throw .system("cannot close \(files[index].temporary)", errno) }
+            files[index].fd = -1
+            guard rename(files[index].temporary, files[index].final) == 0 else {
+                throw .system("cannot rename \(files[index].temporary)", errno)
+            }
+        }
+        guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
+        for file in files {
+            let old = Int(file.final.split(separator: "-").last ?? "") ?? 0
+            if old > keep { unlink(folder + "/generation-\(old - keep)") }
+        }
+    }
+
+    /// `syncfs`, which Swift's Glibc module does not declare.
+    private static let syncfs: (@convention(c) (Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+    }()
+
     /// Puts `bytes` durably at the final path.
     package func write(_ bytes: [UInt8]) throws(BenchError) {
         counter += 1
         let temporary = folder + "/.tmp-floor-\(counter)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .system("cannot create \(temporary)", errno) }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                close(fd)
-                throw .system("cannot write \(temporary)", errno)
-            }
-            written += result
+        do {
+            try writeAll(fd, bytes, path: temporary)
+        } catch {
+            close(fd)
+            throw error
         }
         guard fdatasync(fd) == 0 else {
             close(fd)
@@ -47,5 +84,15 @@ package final class DurableFile {
         guard close(fd) == 0 else { throw .system("cannot close \(temporary)", errno) }
         guard rename(temporary, finalPath) == 0 else { throw .system("cannot rename \(temporary)", errno) }
         guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
+    }
+
+    private func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(BenchError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw .system("cannot write \(path)", errno) }
+            written += result
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 
 /// What `deck-bench` does: parse the options, run, print the table, write results.json.
@@ -17,6 +18,15 @@ public enum BenchCommand {
         } catch {
             FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))
             return 2
+        }
+        if let path = options.largeProfile {
+            do {
+                try GeneratedProfiles.large().write(toFile: path, atomically: true, encoding: .utf8)
+                return 0
+            } catch {
+                FileHandle.standardError.write(Data("deck-bench: cannot write \(path): \(error)\n".utf8))
+                return 1
+            }
         }
         do {
             let start = BenchClock.now()

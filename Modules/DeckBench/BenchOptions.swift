@@ -11,9 +11,11 @@ package struct BenchOptions: Sendable, Equatable {
     package var workFolder: String?
     /// Only these parts (``Bench/sections``); all when nil.
     package var only: Set<String>?
+    /// Write the large profile here and stop (to profile deckd by hand).
+    package var largeProfile: String?
 
     package static let usage = """
-        usage: deck-bench [--quick] [--only PART,…] [--output FILE] [--products DIR] [--work DIR]
+        usage: deck-bench [--quick] [--only PART,…] [--output FILE] [--products DIR] [--work DIR] [--large-profile FILE]
 
         Measures deckd against the floors of this machine and prints a table.
           --quick          a few repetitions of everything, to check that it runs (figures unstable)
@@ -21,6 +23,7 @@ package struct BenchOptions: Sendable, Equatable {
           --output FILE    where to write the results as JSON (default bench/results.json)
           --products DIR   where deckd and deckctl are (default: beside deck-bench)
           --work DIR       where to make temporary folders, on the disk to measure (default $TMPDIR or /tmp)
+          --large-profile FILE  only write the generated 1,000-page profile to FILE (to profile deckd by hand)
         """
 
     /// What the arguments ask for: options to run with, or the help text.
@@ -44,6 +47,7 @@ package struct BenchOptions: Sendable, Equatable {
             case "--output": options.output = try value(argument)
             case "--products": options.products = try value(argument)
             case "--work": options.workFolder = try value(argument)
+            case "--large-profile": options.largeProfile = try value(argument)
             case "--only":
                 let parts = Set(try value(argument).split(separator: ",").map(String.init))
                 if let unknown = parts.first(where: { !Bench.sections.contains($0) }) {

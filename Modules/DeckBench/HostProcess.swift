@@ -9,6 +9,8 @@ package final class HostProcess {
     package let control: String
     /// Microseconds from `exec` to the `deckd ready` line.
     package let readyAfter: Double
+    /// CPU time (µs, all threads) it had used when the ready line was read.
+    package private(set) var cpuAtReady: Double = 0
 
     /// Starts `deckd` and waits for `deckd ready`.
     package init(deckd: String, layouts: String, state: String, control: String, extra: [String] = []) throws {
@@ -28,6 +30,7 @@ package final class HostProcess {
         self.port = port
         self.control = control
         readyAfter = ready
+        cpuAtReady = Double(cpu().nanoseconds) / 1_000
     }
 
     /// The TCP port in the ready line (`deckd ready on 127.0.0.1:40123 (devices) and …`).

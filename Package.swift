@@ -26,6 +26,9 @@ let package = Package(
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
         .library(name: "DeckTransport", targets: ["DeckTransport"]),
+        .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
+        .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
+        .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
     ],
@@ -41,6 +44,11 @@ let package = Package(
         .target(name: "DeckGestureTraces", dependencies: ["DeckGestures", "DeckGeometry", "DeckModel"],
                 path: "Modules/DeckGestureTraces", swiftSettings: strict),
 
+        // The plugin side of PLUGINS.md §2: the message types (both directions) and a
+        // runtime that makes a Swift plugin a few lines. No Foundation, no host module.
+        .target(name: "DeckPluginKit", dependencies: ["DeckModel"], path: "Modules/DeckPluginKit",
+                swiftSettings: strict),
+
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
         .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
@@ -51,9 +59,14 @@ let package = Package(
                 path: "Modules/DeckControl", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
+        .target(name: "DeckPlugins",
+                dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
+                path: "Modules/DeckPlugins", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
-                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles", "CLinux"],
+                dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
+                               "DeckPlugins", "DeckPluginKit", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -70,6 +83,9 @@ let package = Package(
         .executableTarget(name: "deckd", dependencies: ["DeckHost"], path: "Apps/deckd", swiftSettings: strict),
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
+        // The example plugin of plugins/counter (run through its launcher script there).
+        .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit"],
+                          path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
         // MARK: Benchmark (`make bench`; not a library: it measures the others)
         .target(name: "DeckBench",
@@ -101,6 +117,12 @@ let package = Package(
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckTestSupport", "deck-bench"],
                     path: "Tests/DeckBenchTests", swiftSettings: strict),
+        .testTarget(name: "DeckPluginKitTests", dependencies: ["DeckPluginKit", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckPluginKitTests", swiftSettings: strict),
+        .testTarget(name: "DeckPluginsTests",
+                    dependencies: ["DeckPlugins", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTransport",
+                                   "DeckTestSupport", "deck-plugin-counter"],
+                    path: "Tests/DeckPluginsTests", swiftSettings: strict),
         .testTarget(name: "DeckHostTests",
                     dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
                                    "LockGate", "DeckTestSupport", "deckd"],

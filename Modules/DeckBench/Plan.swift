@@ -22,6 +22,6 @@ package struct Plan: Sendable {
         profileLoad: (30, 3), pythonLoads: 5, starts: 20, statusCalls: 30, idleSeconds: 10, largeSnapshotWrites: (30, 3))
 
     package static let quick = Plan(
-        echo: (100, 10), durableWrite: (10, 2), edits: (20, 3), fanOut: (10, 2), concurrentSeconds: 0.5,
-        profileLoad: (3, 1), pythonLoads: 1, starts: 2, statusCalls: 3, idleSeconds: 1, largeSnapshotWrites: (3, 1))
+        echo: (100, 10), durableWrite: (10, 2), edits: (10, 2), fanOut: (5, 1), concurrentSeconds: 0.4,
+        profileLoad: (1, 0), pythonLoads: 1, starts: 1, statusCalls: 2, idleSeconds: 0.5, largeSnapshotWrites: (3, 1))
 }

@@ -4,11 +4,14 @@ import Glibc
 import Synchronization
 
 /// Runs `run` and `open` actions, each as a child process in its own process
-/// group on a thread of its own, with output going to the log under the
-/// button's name.
+/// group, with output going to the log under the button's name.
 ///
-/// At most ``maximumRunning`` actions run at once; a press beyond that ends
-/// at once with a `failed` outcome saying so (issue 9 adds a bounded queue).
+/// At most ``maximumRunning`` actions run at once, each on a thread of its
+/// own; presses beyond that wait in a FIFO queue of at most ``maximumQueued``,
+/// and a press that finds the queue full ends at once with a `failed`
+/// outcome saying so. A thread that finishes an action takes the next one
+/// from the queue, so a burst of presses costs at most ``maximumRunning``
+/// threads and processes, and a bounded amount of memory.
 final class BuiltinActionRunner: ActionRunner {
     let logger: Logger
     /// `--opener`; nil: `xdg-open` from `PATH`.
@@ -16,23 +19,45 @@ final class BuiltinActionRunner: ActionRunner {
     let home: String?
     let searchPath: String?
     let maximumRunning: Int
+    let maximumQueued: Int
     /// Output logged per action before the rest is counted and dropped.
     let maximumLoggedBytes: Int
-    private let running = Mutex(0)
+
+    /// An action waiting for a place: what to run, and how to tell that it could not.
+    private struct Job: Sendable {
+        var label: String
+        var execute: @Sendable () -> Void
+        var fail: @Sendable (String) -> Void
+    }
+
+    private struct Places {
+        var running = 0
+        var waiting: [Job] = []
+    }
+
+    private let places = Mutex(Places())
     private let stopped = Atomic<Bool>(false)
 
     init(logger: Logger, opener: String?, environment: [String: String], maximumRunning: Int = 16,
-         maximumLoggedBytes: Int = 64 << 10) {
+         maximumQueued: Int = 256, maximumLoggedBytes: Int = 64 << 10) {
         self.logger = logger
         self.opener = opener
         self.home = environment["HOME"]
         self.searchPath = environment["PATH"]
-        self.maximumRunning = maximumRunning
+        self.maximumRunning = max(1, maximumRunning)
+        self.maximumQueued = max(0, maximumQueued)
         self.maximumLoggedBytes = maximumLoggedBytes
     }
 
+    /// Stops taking actions; those still waiting end with `failed`. Running
+    /// commands are left to finish in their own process groups.
     func shutdown() {
         stopped.store(true, ordering: .relaxed)
+        let waiting = places.withLock { places in
+            defer { places.waiting = [] }
+            return places.waiting
+        }
+        for job in waiting { job.fail("the host is stopping") }
     }
 
     func run(_ request: ActionRequest, finished: @escaping @Sendable (ActionOutcome) -> Void) {
@@ -63,27 +88,53 @@ final class BuiltinActionRunner: ActionRunner {
             finished(.failed(reason: "the host is stopping"))
             return
         }
-        let admitted = running.withLock { count -> Bool in
-            guard count < maximumRunning else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
-            finished(.failed(reason: "\(maximumRunning) actions are already running; press again when one has finished"))
-            return
-        }
         let isOpen = request.button.action.kind == "open"
         let label = request.button.name
         let (folder, seconds) = (workingDirectory, timeout)
+        let job = Job(label: label, execute: { [self] in
+            finished(execute(command, in: folder, timeout: seconds, label: label, isOpen: isOpen))
+        }, fail: { reason in finished(.failed(reason: reason)) })
+
+        enum Admission { case start, wait(Int), full }
+        let admission = places.withLock { places -> Admission in
+            if places.running < maximumRunning {
+                places.running += 1
+                return .start
+            }
+            guard places.waiting.count < maximumQueued else { return .full }
+            places.waiting.append(job)
+            return .wait(places.waiting.count)
+        }
+        switch admission {
+        case .start:
+            startWorker(with: job)
+        case .wait(let position):
+            logger.info("'\(label)' waits: \(maximumRunning) actions are running (\(position) waiting)")
+        case .full:
+            finished(.failed(reason: "\(maximumRunning) actions are running and \(maximumQueued) more are waiting; "
+                + "press again when some have finished"))
+        }
+    }
+
+    /// A thread that runs `first`, then whatever waits, until the queue is empty.
+    private func startWorker(with first: Job) {
         do {
             try HostThread.start(name: "deckd action") { [self] in
-                let outcome = execute(command, in: folder, timeout: seconds, label: label, isOpen: isOpen)
-                running.withLock { $0 -= 1 }
-                finished(outcome)
+                var next: Job? = first
+                while let job = next {
+                    job.execute()
+                    next = places.withLock { places -> Job? in
+                        guard !places.waiting.isEmpty else {
+                            places.running -= 1
+                            return nil
+                        }
+                        return places.waiting.removeFirst()
+                    }
+                }
             }
         } catch {
-            running.withLock { $0 -= 1 }
-            finished(.failed(reason: error.description))
+            places.withLock { $0.running -= 1 }
+            first.fail(error.description)
         }
     }
 

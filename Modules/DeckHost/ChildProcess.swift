@@ -1,25 +1,14 @@
-internal import CLinux
+import DeckPlugins
 import Glibc
 
-/// A child process started with `posix_spawn` in its own process group, with
-/// standard input from /dev/null (or a pipe) and pipes for its output — the one
-/// way the host runs other programs (`run` and `open` actions, the lock probe,
-/// and later plugins).
-///
-/// Why not Foundation's `Process`: it did not kill a hung child promptly in
-/// our trial, it cannot put the child in a new process group (so a timeout
-/// could not kill what the child started), and it costs full Foundation.
-///
-/// Every descriptor the host opens is close-on-exec, so the child inherits
-/// only its three standard streams. Signals the host blocks (it reads them
-/// through a signalfd) are unblocked and reset to default in the child.
+/// A child process started by DeckPlugins' `SpawnedChild` (`posix_spawn`, its
+/// own process group, signals reset) with standard input from /dev/null (or a
+/// pipe) and pipes for its output, waited for on the calling thread: how the
+/// `run` and `open` actions and the lock probe run. (Plugins use the same
+/// spawn, watched on the event loop instead.)
 struct ChildProcess: ~Copyable {
-    /// What the child's standard input is.
-    enum Input {
-        case nullDevice
-        /// A pipe whose write end is ``standardInput``.
-        case pipe
-    }
+    /// What the child's standard input is (`.pipe`: its write end is ``standardInput``).
+    typealias Input = SpawnedChild.Input
 
     /// How a child ended.
     enum Termination: Equatable, Sendable {
@@ -45,73 +34,21 @@ struct ChildProcess: ~Copyable {
     ///   program, no such working folder, out of processes).
     init(_ arguments: [String], workingDirectory: String? = nil, input: Input = .nullDevice,
          environment: [String]? = nil) throws(HostError) {
-        guard let program = arguments.first else { throw .runtime("no program to run") }
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        var inputPipe: [Int32] = [-1, -1]
-        func closeAll() { for fd in output + errors + inputPipe where fd >= 0 { _ = close(fd) } }
-        guard pipe2(&output, O_CLOEXEC) == 0, pipe2(&errors, O_CLOEXEC) == 0 else {
-            let reason = String(cString: strerror(errno))
-            closeAll()
-            throw .runtime("could not make pipes for \(program): \(reason)")
-        }
-        if case .pipe = input, pipe2(&inputPipe, O_CLOEXEC) != 0 {
-            let reason = String(cString: strerror(errno))
-            closeAll()
-            throw .runtime("could not make a pipe for \(program): \(reason)")
-        }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if case .pipe = input {
-            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        if let workingDirectory { posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        var childPID: pid_t = 0
-        let result = Self.withCStrings(arguments) { argv in
-            if let environment {
-                return Self.withCStrings(environment) { envp in posix_spawn(&childPID, program, &actions, &attributes, argv, envp) }
+        let child: SpawnedChild
+        do {
+            child = try SpawnedChild.spawn(arguments, workingDirectory: workingDirectory, input: input,
+                                           environment: environment)
+        } catch {
+            if let workingDirectory, error.code == ENOENT || error.code == ENOTDIR || error.code == EACCES {
+                throw .runtime("could not start \(error.program) in \(workingDirectory): \(error.reason)")
             }
-            return posix_spawn(&childPID, program, &actions, &attributes, argv, environ)
+            throw .runtime("could not start \(error.program): \(error.reason)")
         }
-        _ = close(output[1])
-        _ = close(errors[1])
-        if inputPipe[0] >= 0 { _ = close(inputPipe[0]) }
-        guard result == 0 else {
-            _ = close(output[0])
-            _ = close(errors[0])
-            if inputPipe[1] >= 0 { _ = close(inputPipe[1]) }
-            let reason = String(cString: strerror(result))
-            if let workingDirectory, result == ENOENT || result == ENOTDIR || result == EACCES {
-                throw .runtime("could not start \(program) in \(workingDirectory): \(reason)")
-            }
-            throw .runtime("could not start \(program): \(reason)")
-        }
-        pid = childPID
-        standardOutput = output[0]
-        standardError = errors[0]
-        standardInput = inputPipe[1]
-        for fd in [standardOutput, standardError] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        exitDescriptor = deck_pidfd_open(childPID)
+        pid = child.pid
+        standardOutput = child.output
+        standardError = child.errors
+        standardInput = child.input
+        exitDescriptor = child.exitDescriptor
     }
 
     deinit {
@@ -225,17 +162,6 @@ struct ChildProcess: ~Copyable {
         if standardInput >= 0 {
             _ = close(standardInput)
             standardInput = -1
-        }
-    }
-
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { buffer in
-            // Never nil: the array always holds at least its terminating nil.
-            guard let base = buffer.baseAddress else { preconditionFailure("empty argument vector") }
-            return body(base)
         }
     }
 }

@@ -5,6 +5,7 @@ import Glibc
 public enum Deckd {
     /// Runs `deckd` with this process's command line and environment.
     public static func main() -> Int32 {
+        keepInheritedDescriptorsFromChildren()
         var environment: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -15,6 +16,23 @@ public enum Deckd {
             entry += 1
         }
         return main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+    }
+
+    /// Marks every descriptor deckd inherited beyond its standard streams
+    /// close-on-exec. A parent that leaks one (a test runner's socket, a
+    /// shell's extra redirection) would otherwise pass it on to every
+    /// action and plugin, and a plugin that outlives a killed host would
+    /// keep that parent waiting for the descriptor to close.
+    static func keepInheritedDescriptorsFromChildren() {
+        guard let folder = opendir("/proc/self/fd") else { return }
+        defer { closedir(folder) }
+        let own = dirfd(folder)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let fd = Int32(name), fd > 2, fd != own else { continue }
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     /// Runs `deckd` with `arguments` (without the program name).

@@ -1,3 +1,4 @@
+import DeckPlugins
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -59,6 +60,8 @@ public enum Host {
             throw .configuration(error.description)
         }
         for problem in catalog.problems { logger.warning(problem.description) }
+        let searchPath = environment["PATH"]
+        let plugins = PluginCatalog.scan(folders: configuration.plugins, searchPath: searchPath)
         let plan: StartupPlan
         do {
             plan = try StartupPlan.make(explicit: configuration.profile, last: last, catalog: catalog,
@@ -96,20 +99,26 @@ public enum Host {
             throw .runtime(error.description)
         }
         let disk = DiskWorker(store: store)
-        let runner = BuiltinActionRunner(logger: logger, opener: configuration.opener, environment: environment)
+        let runner = BuiltinActionRunner(logger: logger, opener: configuration.opener, environment: environment,
+                                         maximumRunning: configuration.maxRunningActions,
+                                         maximumQueued: configuration.maxQueuedActions)
         var core: HostCore?
         do {
             try loop.run {
                 let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
+                host.searchPath = searchPath
                 try start(host, loop: loop)
+                host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
             throw error
         } catch {
             throw .runtime("\(error)")
         }
+        // Normally every plugin is gone by now; this makes sure of it.
+        core?.plugins?.killRemaining()
         disk.drain()
         logger.info("stopped")
         return core?.exitStatus ?? .failure

@@ -19,6 +19,7 @@ public enum HostArguments {
     /// - Throws: ``HostError/usage(_:)`` with one sentence for a bad option.
     public static func parse(_ arguments: [String], environment: [String: String]) throws(HostError) -> Parsed {
         var configuration = HostConfiguration.defaults(environment: environment)
+        var pluginsGiven = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -56,7 +57,11 @@ public enum HostArguments {
                 try flag()
                 configuration.listen = nil
             case "--control": configuration.control = try nonEmpty(try value("a socket path"), name)
-            case "--plugins": configuration.plugins = try nonEmpty(try value("a folder"), name)
+            case "--plugins":
+                // Given folders replace the default; given again, they add up.
+                let folder = try nonEmpty(try value("a folder"), name)
+                configuration.plugins = (pluginsGiven ? configuration.plugins : []) + [folder]
+                pluginsGiven = true
             case "--opener": configuration.opener = try nonEmpty(try value("a command"), name)
             case "--lock-probe": configuration.lockProbe = try nonEmpty(try value("a shell command"), name)
             case "--keep": configuration.keep = try number(try value("a number"), name, atLeast: 1)
@@ -75,6 +80,16 @@ public enum HostArguments {
                 configuration.helloTimeout = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
             case "--lock-probe-interval":
                 configuration.lockProbeInterval = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
+            case "--plugin-restart-delay":
+                let delay = Duration.milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
+                configuration.pluginPolicy.firstRestartDelay = delay
+                configuration.pluginPolicy.maximumRestartDelay = max(delay, .milliseconds(1)) * 60
+            case "--plugin-ready-timeout":
+                configuration.pluginPolicy.readyTimeout = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
+            case "--max-running-actions":
+                configuration.maxRunningActions = try number(try value("a number"), name, atLeast: 1)
+            case "--max-queued-actions":
+                configuration.maxQueuedActions = try number(try value("a number"), name, atLeast: 0)
             default:
                 if argument.hasPrefix("-") { throw .usage("unknown option '\(name)'") }
                 throw .usage("unexpected argument '\(argument)' (deckd takes options only)")
@@ -115,7 +130,8 @@ public enum HostArguments {
           --no-tcp             serve the control socket only
           --control PATH       control socket for deckctl (default $XDG_RUNTIME_DIR/deckd/control.sock,
                                else /tmp/deckd-UID/control.sock)
-          --plugins DIR        plugins folder (plugins are not available in this build yet)
+          --plugins DIR        a plugins folder (default $XDG_DATA_HOME/deckd/plugins); give it again
+                               to serve several folders
           --opener COMMAND     opens `open` buttons (default xdg-open); gets the target as its argument
           --lock-probe COMMAND run every 2 s; printing true/1/locked/yes locks the host
           --keep N             snapshot generations kept per profile (default 100)

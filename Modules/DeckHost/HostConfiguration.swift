@@ -1,3 +1,4 @@
+import DeckPlugins
 import Glibc
 
 /// Every option of `deckd` (CLI.md), with its default already filled in.
@@ -16,8 +17,9 @@ public struct HostConfiguration: Sendable, Equatable {
     public var listen: String?
     /// The control socket's path (`--control`).
     public var control: String
-    /// The plugins folder (`--plugins`). Accepted; plugins arrive with issue 9.
-    public var plugins: String
+    /// The plugins folders (`--plugins`, which may be given several times),
+    /// searched in this order.
+    public var plugins: [String]
     /// The command that opens `open` actions (`--opener`); nil: `xdg-open`.
     public var opener: String?
     /// A shell command whose output says whether the desktop is locked (`--lock-probe`).
@@ -36,6 +38,14 @@ public struct HostConfiguration: Sendable, Equatable {
     public var helloTimeout: Duration
     /// Seconds between runs of the lock probe (hidden `--lock-probe-interval`, for tests).
     public var lockProbeInterval: Duration
+    /// Plugin supervision timings and bounds (PLUGINS.md §3); hidden options
+    /// shorten them for tests (`--plugin-restart-delay`, `--plugin-ready-timeout`).
+    public var pluginPolicy: PluginPolicy
+    /// `run` and `open` actions running at once, at most (hidden `--max-running-actions`).
+    public var maxRunningActions: Int
+    /// Actions waiting for one of those places, at most; more presses end
+    /// with a `failed` outcome (hidden `--max-queued-actions`).
+    public var maxQueuedActions: Int
 
     /// The defaults of CLI.md for this user and environment.
     public static func defaults(environment: [String: String]) -> HostConfiguration {
@@ -57,7 +67,7 @@ public struct HostConfiguration: Sendable, Equatable {
             profile: nil,
             listen: "127.0.0.1:7531",
             control: control,
-            plugins: xdg("XDG_DATA_HOME", ".local/share") + "/deckd/plugins",
+            plugins: [xdg("XDG_DATA_HOME", ".local/share") + "/deckd/plugins"],
             opener: nil,
             lockProbe: nil,
             keep: 100,
@@ -66,6 +76,9 @@ public struct HostConfiguration: Sendable, Equatable {
             requireToken: false,
             logLevel: .info,
             helloTimeout: .seconds(10),
-            lockProbeInterval: .seconds(2))
+            lockProbeInterval: .seconds(2),
+            pluginPolicy: PluginPolicy(),
+            maxRunningActions: 16,
+            maxQueuedActions: 256)
     }
 }

@@ -71,7 +71,10 @@ extension HostCore: ConnectionHandler {
         guard let session = sessions[id], let info = session.info else { return }
         let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
-        if !session.isControl { session.receivesBroadcasts = true }
+        if !session.isControl {
+            session.receivesBroadcasts = true
+            sendTitles(to: id)  // what plugins show now; later changes come as broadcasts
+        }
         logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
             + (session.pairedName.map { ", paired as '\($0)'" } ?? ""))
         emit(.join(client: info))

@@ -40,13 +40,14 @@ extension HostCore {
                 guard let session = core.sessions[connection] else { return }
                 session.subscribed = true
                 session.receivesBroadcasts = true
-            }, .ok(connection, id, withRevision: false)]), from: session)
+            }, .ok(connection, id, withRevision: false), .run { core in core.sendTitles(to: connection) }]), from: session)
         case .pair(let name):
             pair(name, id: id, from: session)
         case .unpair(let name):
             unpair(name, id: id, from: session)
         case .reload:
             reload(requestedBy: session, id: id)
+            reloadPlugins()
         case .useProfile(let name):
             switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
         case .snapshots(let profile):
@@ -67,7 +68,8 @@ extension HostCore {
         var names = catalog.names
         if !names.contains(committed.profile) { names = (names + [committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: committed.profile, revision: committed.revision, locked: lock.isLocked,
-                          clients: clients, profiles: names, problems: catalog.problems.map(problem), notices: notices)
+                          clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
+                          notices: notices, plugins: plugins?.statuses ?? [])
     }
 
     /// The `profiles` reply: every valid profile, the live one as it is live.

@@ -8,8 +8,9 @@ extension HostCore {
     func received(signal: Int32) {
         switch signal {
         case SIGHUP:
-            logger.info("SIGHUP: reloading the profiles")
+            logger.info("SIGHUP: reloading the profiles and the plugins")
             reload(requestedBy: nil, id: nil)
+            reloadPlugins()
         default:
             beginStopping(because: signal == SIGINT ? "SIGINT" : "SIGTERM")
         }
@@ -30,7 +31,8 @@ extension HostCore {
     }
 
     /// Stops accepting and reading, lets the edits in hand reach the disk and
-    /// their replies go out, then stops the loop (within 2 s whatever happens).
+    /// their replies go out, stops every plugin, then stops the loop (within
+    /// 2 s whatever happens).
     func beginStopping(because reason: String) {
         guard !stopping else { return }
         stopping = true
@@ -39,17 +41,32 @@ extension HostCore {
         watcher?.cancel()
         probe?.stop()
         runner.shutdown()
+        // PLUGINS.md gives a plugin 2 s after `shutdown`; CLI.md gives the
+        // host 2 s to exit. The host's own deadline wins: SIGTERM after 1 s,
+        // SIGKILL 0.4 s later, so every plugin is gone before the host.
+        plugins?.shutdown(grace: .milliseconds(1000), killGrace: .milliseconds(400)) { [weak self] in
+            self?.finishStoppingIfReady()
+        }
         for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
         releaseGather()
-        if pipeline.isEmpty {
-            finishStopping()
-        } else {
-            loop.schedule(after: .milliseconds(1500)) { [weak self] in
-                guard let self, !self.stopped else { return }
+        finishStoppingIfReady()
+        guard !stopped else { return }
+        loop.schedule(after: .milliseconds(1500)) { [weak self] in
+            guard let self, !self.stopped else { return }
+            if !self.pipeline.isEmpty {
                 self.logger.warning("the disk did not finish the last edits in time; stopping without their replies")
-                self.finishStopping()
             }
+            if self.plugins?.isStopped == false {
+                self.logger.warning("plugins are still stopping; they are killed as the host exits")
+            }
+            self.finishStopping()
         }
+    }
+
+    /// Stops the loop once the edits in hand are out and every plugin is gone.
+    func finishStoppingIfReady() {
+        guard stopping, pipeline.isEmpty, plugins?.isStopped ?? true else { return }
+        finishStopping()
     }
 
     func finishStopping() {

@@ -22,16 +22,16 @@ extension HostCore {
         if let expecting, expecting != button {
             return refuse(.stale, "slot \(page)/\(index) no longer holds '\(expecting.name)'")
         }
-        if case .plugin(let plugin, _, _) = button.action {
-            return refuse(.unsupported, "plugins are not available in this build yet, so '\(button.name)' (plugin '\(plugin)') cannot run")
-        }
         var effects: [Effect] = [
             .ok(connection, id, withRevision: false),
             .event(.press(page: page, index: index, button: button.name, phase: phase, by: session.info)),
             .log(.info, "pressed '\(button.name)' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
         ]
         let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
-        if phase == .up {
+        if case let .plugin(plugin, command, settings) = button.action {
+            // Plugins learn every phase as it is, in the order the presses came.
+            effects.append(.run { core in core.pressPlugin(request, plugin: plugin, command: command, settings: settings) })
+        } else if phase == .up {
             // Built-in actions run on `tap` or `down`; the `up` edge is for plugins.
             effects.append(.log(.debug, "'\(button.name)': the up edge of a \(button.action.kind) action does nothing"))
         } else {
@@ -45,7 +45,7 @@ extension HostCore {
             case .run, .open:
                 effects.append(.run { core in core.startAction(request) })
             case .plugin:
-                break  // refused above
+                break  // handed to the plugin above
             }
         }
         submit(Outcome(effects), from: session)
@@ -59,8 +59,10 @@ extension HostCore {
         }
     }
 
-    /// An action ended: an `action` event and a log line.
-    func actionEnded(_ request: ActionRequest, _ outcome: ActionOutcome) {
+    /// An action ended: an `action` event and a log line (`detail` says more
+    /// than the outcome can: why a plugin could not take a press, as a
+    /// predicate about the plugin).
+    func actionEnded(_ request: ActionRequest, _ outcome: ActionOutcome, detail: String? = nil) {
         let kind = request.button.action.kind
         emit(.action(page: request.page, index: request.index, button: request.button.name, action: kind,
                      outcome: outcome, by: request.by))
@@ -70,7 +72,7 @@ extension HostCore {
         case .timedOut(let seconds): "did not finish within \(Self.seconds(seconds)) and was killed with its process group"
         case .delivered: "was delivered"
         case .openerMissing: "found no opener (install xdg-utils, or pass --opener COMMAND)"
-        case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'"
+        case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'" + (detail.map { ": it \($0)" } ?? "")
         case .failed(let reason): "failed: \(reason)"
         }
         logger.log(outcome.succeeded ? .info : .warning, "'\(request.button.name)' (\(kind)) \(how)")

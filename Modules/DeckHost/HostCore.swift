@@ -4,6 +4,7 @@ import FoundationEssentials  // Data, as the transport delivers lines
 import Foundation
 #endif
 import DeckModel
+import DeckPlugins
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -47,6 +48,10 @@ final class HostCore {
     var signals: SignalSource?
     var watcher: ProfileWatcher?
     var probe: LockProbe?
+    /// Every plugin (started in `Host.start`).
+    var plugins: PluginManager?
+    /// `PATH`, for plugin programs named without a `/`.
+    var searchPath: String?
     var stopping = false
     var stopped = false
     var exitStatus = ExitStatus.success
@@ -131,7 +136,7 @@ final class HostCore {
         if !stopping, gather.batchFinished(now: .now) { pipeline.hold() }
         handlePipeline(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
         armGatherTimer()
-        if stopping && pipeline.isEmpty { finishStopping() }
+        finishStoppingIfReady()
     }
 
     private func perform(_ outcome: Outcome) {
@@ -142,6 +147,8 @@ final class HostCore {
             } catch {
                 logger.error("could not encode the layout of revision \(live.revision): \(error)")
             }
+            // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
+            plugins?.layoutChanged(live.layout)
         }
         for effect in outcome.effects { perform(effect) }
     }

@@ -7,14 +7,15 @@ private let systemRead = Darwin.read
 #endif
 
 /// Reads a whole regular file with POSIX calls, so a failure comes back as
-/// the system's own short reason ("No such file or directory").
-enum FileBytes {
+/// the system's own short reason ("No such file or directory"). Package API:
+/// plugin manifests are read the same way.
+package enum FileBytes {
     /// Why a file could not be read, as a phrase.
-    struct Failure: Error {
-        var reason: String
+    package struct Failure: Error {
+        package var reason: String
     }
 
-    static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
         defer { close(fd) }

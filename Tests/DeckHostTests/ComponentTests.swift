@@ -167,12 +167,18 @@ struct HostPartsTests {
         #expect(defaults.state == "/home/kim/.local/state/deckd")
         #expect(defaults.control == "/run/user/1000/deckd/control.sock")
         #expect(defaults.listen == "127.0.0.1:7531" && defaults.keep == 100 && defaults.maxMessage == 1 << 20)
+        #expect(defaults.plugins == ["/home/kim/.local/share/deckd/plugins"])
+        #expect(defaults.maxRunningActions == 16 && defaults.maxQueuedActions == 256)
+        guard case .run(let plugins) = try HostArguments.parse(["--plugins", "/a", "--plugins=b", "--plugin-restart-delay", "50"],
+                                                               environment: environment) else { Issue.record("no run"); return }
+        #expect(plugins.plugins == ["/a", "b"], "given folders replace the default and add up")
+        #expect(plugins.pluginPolicy.firstRestartDelay == .milliseconds(50) && plugins.pluginPolicy.maximumRestartDelay == .seconds(3))
         guard case .run(let custom) = try HostArguments.parse(["--no-tcp", "--keep=5", "--log-level", "debug", "--require-token"],
                                                               environment: [:]) else { Issue.record("no run"); return }
         #expect(custom.listen == nil && custom.keep == 5 && custom.logLevel == .debug && custom.requireToken)
         #expect(custom.control.hasPrefix("/tmp/deckd-"))
         for bad in [["--listen", "nope"], ["--keep", "0"], ["--frob"], ["--layouts"], ["--log-level", "loud"], ["extra"],
-                    ["--no-tcp", "--listen", "127.0.0.1:1"]] {
+                    ["--no-tcp", "--listen", "127.0.0.1:1"], ["--plugins", ""], ["--max-running-actions", "0"]] {
             #expect(throws: HostError.self) { try HostArguments.parse(bad, environment: [:]) }
         }
         if case .help(let text) = try HostArguments.parse(["--help"], environment: [:]) {

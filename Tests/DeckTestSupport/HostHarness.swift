@@ -80,8 +80,9 @@ public final class HostProcess: @unchecked Sendable {
         logOffset = log.utf8.count
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("deckd"))
-        process.arguments = ["--layouts", layouts, "--state", state, "--listen", "127.0.0.1:0", "--control", control]
-            + arguments + extra
+        // Plugins only from the test's own folder (`plugins`), never the user's.
+        process.arguments = ["--layouts", layouts, "--state", state, "--listen", "127.0.0.1:0", "--control", control,
+                             "--plugins", root.path + "/plugins"] + arguments + extra
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         handle.seekToEndOfFile()
         process.standardError = handle
@@ -153,8 +154,13 @@ public final class HostProcess: @unchecked Sendable {
     }
 
     deinit {
+        // SIGTERM first, so the host stops its plugins and nothing a test
+        // started outlives it; SIGKILL if it does not go within 3 s.
         if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = ContinuousClock.now + .seconds(3)
+            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
     }

@@ -1,0 +1,77 @@
+import DeckModel
+import DeckPluginKit
+import DeckPlugins
+import DeckProtocol
+import DeckTransport
+
+extension HostCore {
+    /// Starts plugin supervision with the manifests found at start; plugins
+    /// the live layout uses start now, the others when a button needs them.
+    func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
+        let events = PluginManager.Events(
+            log: { [weak self] level, message in self?.logger.log(LogLevel(rawValue: level.rawValue) ?? .info, message) },
+            titleChanged: { [weak self] page, index, title in
+                self?.broadcast(.buttonState(page: page, index: index, title: title))
+            },
+            statusChanged: { [weak self] status in self?.emit(.plugin(status)) })
+        let manager = PluginManager(loop: loop, folders: configuration.plugins, searchPath: searchPath, catalog: catalog,
+                                    hostName: hostInfo.name, hostVersion: hostInfo.version,
+                                    policy: configuration.pluginPolicy, events: events)
+        plugins = manager
+        let folders = configuration.plugins.joined(separator: ", ")
+        logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
+        manager.layoutChanged(committed.layout)
+    }
+
+    /// Hands a press of a plugin button to its plugin; how that went is the
+    /// press's `action` event.
+    func pressPlugin(_ request: ActionRequest, plugin id: String, command: String, settings: [String: DeckValue]?) {
+        guard let plugins else {
+            actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
+            return
+        }
+        let press = PluginPress(phase: PluginPress.Phase(rawValue: request.phase.rawValue) ?? .tap, command: command,
+                                settings: settings ?? [:],
+                                button: PluginButtonReference(page: request.page, index: request.index, name: request.button.name),
+                                device: request.by.map { PluginDevice(name: $0.name, kind: $0.kind) })
+        plugins.press(plugin: id, press) { [weak self] result in
+            switch result {
+            case .delivered:
+                self?.actionEnded(request, .delivered)
+            case .unavailable(let reason):
+                self?.actionEnded(request, .pluginUnavailable(plugin: id), detail: reason)
+            case .dropped(let reason):
+                self?.actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)"))
+            }
+        }
+    }
+
+    /// `deckctl reload` and SIGHUP: the plugins folders are read again on the
+    /// disk thread, then applied (failed plugins may start again).
+    func reloadPlugins() {
+        let folders = configuration.plugins
+        let searchPath = self.searchPath
+        onDisk(for: nil, { _ in PluginCatalog.scan(folders: folders, searchPath: searchPath) }, then: { core, catalog in
+            guard let plugins = core.plugins, !core.stopping else { return }
+            plugins.reload(catalog)
+            core.logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
+        })
+    }
+
+    /// The titles plugins show now, to a client that just joined (or subscribed).
+    func sendTitles(to id: ConnectionID) {
+        for (page, index, title) in plugins?.currentTitles ?? [] {
+            send(.buttonState(page: page, index: index, title: title), to: id)
+        }
+    }
+
+    /// Every manifest problem, for `status`.
+    var pluginProblems: [Problem] {
+        (plugins?.catalog.problems ?? []).map(problem)
+    }
+}
+
+extension String {
+    /// `replacement` when the string is empty.
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}

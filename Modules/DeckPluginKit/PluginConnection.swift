@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A plugin's way to talk to the host: ``setTitle(_:for:)``, ``log(_:level:)``
+/// and ``send(_:)`` write one line each to the plugin's standard output.
+///
+/// Safe from any thread (a plugin may update titles from a timer): each line
+/// goes out in one locked write, so lines never interleave. When the host has
+/// gone away (the pipe is broken), sends return false and write nothing.
+public final class PluginConnection: Sendable {
+    private struct State {
+        var plugin = ""
+        var buttons: [PluginButton] = []
+        var broken = false
+    }
+
+    private let output: Int32
+    private let state = Mutex(State())
+
+    /// A connection writing to `output` (standard output, normally).
+    public init(output: Int32 = 1) {
+        self.output = output
+    }
+
+    /// The plugin's id, as the host's `hello` said (empty before it).
+    public var plugin: String { state.withLock { $0.plugin } }
+
+    /// The buttons of the live layout that use this plugin, as the last
+    /// `buttons` event listed them.
+    public var buttons: [PluginButton] { state.withLock { $0.buttons } }
+
+    /// False once a write found the host gone.
+    public var isConnected: Bool { state.withLock { !$0.broken } }
+
+    /// Sends one message. Returns false when the host is gone.
+    @discardableResult
+    public func send(_ message: PluginMessage) -> Bool {
+        let line = message.line()
+        return state.withLock { state in
+            guard !state.broken else { return false }
+            if !Self.writeAll(line, to: output) { state.broken = true }
+            return !state.broken
+        }
+    }
+
+    /// Shows `title` on the button at `page`/`index` of the live layout on
+    /// every device; nil goes back to the button's name.
+    @discardableResult
+    public func setTitle(_ title: String?, page: Int, index: Int) -> Bool {
+        send(.setTitle(page: page, index: index, title: title))
+    }
+
+    /// Shows `title` on `button` (from a press, or a ``PluginButton``'s
+    /// `reference`); nil goes back to its name.
+    @discardableResult
+    public func setTitle(_ title: String?, for button: PluginButtonReference) -> Bool {
+        setTitle(title, page: button.page, index: button.index)
+    }
+
+    /// Writes `message` to the host's log under this plugin's id.
+    @discardableResult
+    public func log(_ message: String, level: PluginLogLevel = .info) -> Bool {
+        send(.log(level: level, message: message))
+    }
+
+    // MARK: Kept by the runtime
+
+    func received(_ event: PluginEvent) {
+        state.withLock { state in
+            switch event {
+            case .hello(let hello): state.plugin = hello.plugin
+            case .buttons(let buttons): state.buttons = buttons
+            case .press, .shutdown: break
+            }
+        }
+    }
+
+    /// Writes every byte, retrying short writes and interrupted calls; false
+    /// when the descriptor is broken (the host closed our output).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        // A non-blocking output: wait until it drains rather than lose the line.
+                        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, -1)
+                        continue
+                    }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import DeckModel
+import DeckPluginKit
+import DeckProfiles
+import DeckProtocol
+import DeckTransport
+import Glibc
+
+/// Every plugin of the host (PLUGINS.md): discovery, lazy start, the
+/// `buttons` each one is sent, press routing, titles, restarts, reloads and
+/// shutdown. Create and use it only on the event loop's thread; it reports
+/// through ``Events``, also on that thread.
+///
+/// The host tells it three things: the live layout whenever it changes
+/// (``layoutChanged(_:)``), each press of a plugin button (``press(plugin:_:done:)``),
+/// and reloads and shutdown. A plugin starts when the live layout first has a
+/// button that uses it, and keeps running.
+public final class PluginManager {
+    /// What the manager reports, on the loop thread.
+    public struct Events {
+        /// A line for the host's log (`plugin 'counter' is ready`).
+        public var log: (PluginLogLevel, String) -> Void
+        /// Broadcast `buttonState` for this slot (PROTOCOL.md §8); nil: back to the name.
+        public var titleChanged: (_ page: Int, _ index: Int, _ title: String?) -> Void
+        /// A plugin's state changed (for a `plugin` event to subscribers).
+        public var statusChanged: (PluginStatus) -> Void
+
+        /// Collects the callbacks.
+        public init(log: @escaping (PluginLogLevel, String) -> Void,
+                    titleChanged: @escaping (_ page: Int, _ index: Int, _ title: String?) -> Void,
+                    statusChanged: @escaping (PluginStatus) -> Void) {
+            self.log = log
+            self.titleChanged = titleChanged
+            self.statusChanged = statusChanged
+        }
+    }
+
+    /// A slot of the live layout.
+    struct Slot: Hashable, Comparable {
+        var page: Int
+        var index: Int
+        static func < (lhs: Slot, rhs: Slot) -> Bool { (lhs.page, lhs.index) < (rhs.page, rhs.index) }
+    }
+
+    let loop: EventLoop
+    /// The plugins folders, in the order they are searched.
+    public let folders: [String]
+    let searchPath: String?
+    let policy: PluginPolicy
+    let hostName: String
+    let hostVersion: String
+    let events: Events
+    /// The manifests found at the last scan (start or reload).
+    public private(set) var catalog: PluginCatalog
+    var supervisors: [String: PluginSupervisor] = [:]
+    /// Supervisors being stopped after a reload changed or removed their
+    /// plugin; a new process of the same id waits for the old one to go.
+    var retiring: [ObjectIdentifier: PluginSupervisor] = [:]
+    /// Each plugin's buttons in the live layout.
+    var liveButtons: [String: [PluginButton]] = [:]
+    /// Plugin ids the live layout uses that are not installed, as last logged.
+    var missing: Set<String> = []
+    /// The titles plugins have set, by slot.
+    var titles: [Slot: (plugin: String, title: String)] = [:]
+    /// What devices were last told, by slot (absent: the button's name).
+    var shown: [Slot: String] = [:]
+    var pendingTitles: Set<Slot> = []
+    var titleTimer: LoopTimer?
+    var stopping: (() -> Void)?
+    var isShuttingDown = false
+
+    /// Gets ready with the plugins of `catalog` (nil: scans `folders` now);
+    /// no plugin starts before ``layoutChanged(_:)``.
+    ///
+    /// Also makes SIGPIPE ignored in this process: writing to a plugin whose
+    /// end of the pipe is closed must be an EPIPE error, not the host's death.
+    /// (Plugins start with SIGPIPE at its default again.)
+    public init(loop: EventLoop, folders: [String], searchPath: String?, catalog: PluginCatalog? = nil,
+                hostName: String, hostVersion: String, policy: PluginPolicy = PluginPolicy(), events: Events) {
+        signal(SIGPIPE, SIG_IGN)
+        self.loop = loop
+        self.folders = folders
+        self.searchPath = searchPath
+        self.policy = policy
+        self.hostName = hostName
+        self.hostVersion = hostVersion
+        self.events = events
+        self.catalog = catalog ?? PluginCatalog.scan(folders: folders, searchPath: searchPath)
+        for manifest in self.catalog.manifests { add(manifest) }
+        for problem in self.catalog.problems { events.log(.warning, "plugin manifest: \(problem)") }
+    }
+
+    // MARK: What the host reports
+
+    /// The live layout is now `layout`: each plugin learns its buttons, titles
+    /// of slots that no longer hold that plugin's button are cleared, and
+    /// plugins that now have buttons are started.
+    public func layoutChanged(_ layout: DeckLayout) {
+        liveButtons = Self.pluginButtons(in: layout)
+        for (slot, entry) in titles where !(liveButtons[entry.plugin] ?? []).contains(where: { Slot(page: $0.page, index: $0.index) == slot }) {
+            titles[slot] = nil
+            pendingTitles.insert(slot)
+        }
+        showTitles()
+        for (id, supervisor) in supervisors { supervisor.setButtons(liveButtons[id] ?? []) }
+        startNeeded()
+        let nowMissing = Set(liveButtons.keys.filter { supervisors[$0] == nil })
+        if nowMissing != missing {
+            for id in nowMissing.subtracting(missing).sorted() {
+                events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
+            }
+            missing = nowMissing
+        }
+    }
+
+    /// Hands a press of a `{plugin: ID, …}` button to its plugin; `done` is
+    /// told (at once, or when a starting plugin is ready) whether it got there.
+    public func press(plugin id: String, _ press: PluginPress, done: @escaping (PluginPressResult) -> Void) {
+        guard !isShuttingDown else { return done(.unavailable("is stopping with the host")) }
+        guard let supervisor = supervisors[id] else { return done(.unavailable(unavailableReason(id))) }
+        supervisor.deliver(press, mayStart: !isRetiring(id), done: done)
+    }
+
+    /// Reads the plugins folders again (on the calling thread) and applies
+    /// what was found with ``reload(_:)``.
+    @discardableResult
+    public func reload() -> [FileProblem] {
+        reload(PluginCatalog.scan(folders: folders, searchPath: searchPath))
+    }
+
+    /// Applies a fresh scan of the plugins folders (made off the loop): new
+    /// plugins become available, changed ones are restarted, removed or
+    /// broken ones stopped, and failed ones may start again. Returns the
+    /// problems of every manifest.
+    @discardableResult
+    public func reload(_ fresh: PluginCatalog) -> [FileProblem] {
+        guard !isShuttingDown else { return catalog.problems }
+        for (id, supervisor) in supervisors {
+            if fresh.manifest(id: id) == supervisor.manifest {
+                supervisor.reset()
+            } else {
+                retire(supervisor)
+            }
+        }
+        for manifest in fresh.manifests where supervisors[manifest.id] == nil { add(manifest) }
+        let oldUnavailable = catalog.unavailable
+        catalog = fresh
+        for problem in fresh.problems { events.log(.warning, "plugin manifest: \(problem)") }
+        for entry in fresh.unavailable where !oldUnavailable.contains(entry) {
+            events.statusChanged(PluginStatus(id: entry.id, state: "unavailable", message: entry.reason))
+        }
+        startNeeded()
+        return fresh.problems
+    }
+
+    /// Stops every plugin: `shutdown`, SIGTERM after `grace`, SIGKILL after
+    /// `killGrace` more (nil: the policy's 2 s and 1 s; the host passes less
+    /// to fit its own exit within 2 s). `done` is called on the loop once
+    /// every plugin process is gone.
+    public func shutdown(grace: Duration? = nil, killGrace: Duration? = nil, _ done: @escaping () -> Void) {
+        isShuttingDown = true
+        stopping = done
+        for supervisor in Array(supervisors.values) + Array(retiring.values) {
+            supervisor.stop(grace: grace, killGrace: killGrace)
+        }
+        finishShutdownIfDone()
+    }
+
+    /// SIGKILL to every plugin process still there, reaping each: for after
+    /// the event loop has stopped (nothing is reported any more).
+    public func killRemaining() {
+        for supervisor in Array(supervisors.values) + Array(retiring.values) { supervisor.killNow() }
+    }
+
+    // MARK: What the host asks
+
+    /// Every plugin's state for `deckctl status`, by id: installed ones from
+    /// their supervisor, broken manifests as `unavailable`.
+    public var statuses: [PluginStatus] {
+        var list = supervisors.values.map(\.status)
+        for entry in catalog.unavailable where supervisors[entry.id] == nil {
+            list.append(PluginStatus(id: entry.id, state: "unavailable", message: entry.reason))
+        }
+        return list.sorted { $0.id < $1.id }
+    }
+
+    /// The titles devices are showing now, for a device that connects later.
+    public var currentTitles: [(page: Int, index: Int, title: String)] {
+        shown.keys.sorted().compactMap { slot in shown[slot].map { (slot.page, slot.index, $0) } }
+    }
+
+    /// True once ``shutdown(_:)`` has finished.
+    public var isStopped: Bool { isShuttingDown && supervisors.isEmpty && retiring.isEmpty }
+
+    // MARK: Internals
+
+    private func add(_ manifest: PluginManifest) {
+        let hello = PluginHello(hostName: hostName, hostVersion: hostVersion, plugin: manifest.id)
+        let supervisor = PluginSupervisor(manifest: manifest, loop: loop, policy: policy, hello: hello)
+        supervisor.delegate = self
+        supervisor.setButtons(liveButtons[manifest.id] ?? [])
+        supervisors[manifest.id] = supervisor
+    }
+
+    private func retire(_ supervisor: PluginSupervisor) {
+        supervisors[supervisor.id] = nil
+        retiring[ObjectIdentifier(supervisor)] = supervisor
+        supervisor.failHeld("is being restarted because its manifest changed")
+        supervisor.stop()
+    }
+
+    private func isRetiring(_ id: String) -> Bool {
+        retiring.values.contains { $0.id == id }
+    }
+
+    /// Starts every plugin the live layout uses that is not running yet.
+    func startNeeded() {
+        guard !isShuttingDown else { return }
+        for id in liveButtons.keys.sorted() where !isRetiring(id) { supervisors[id]?.start() }
+    }
+
+    private func unavailableReason(_ id: String) -> String {
+        if let entry = catalog.unavailability(id: id) { return "is unavailable: \(entry.reason)" }
+        let searched = folders.isEmpty ? "no plugins folder is set" : "looked in \(folders.joined(separator: ", "))"
+        return "is not installed (\(searched))"
+    }
+
+    func finishShutdownIfDone() {
+        guard isShuttingDown, supervisors.isEmpty, retiring.isEmpty, let done = stopping else { return }
+        stopping = nil
+        titleTimer?.cancel()
+        titleTimer = nil
+        done()
+    }
+
+    /// Each plugin's buttons in `layout`, in page and slot order.
+    static func pluginButtons(in layout: DeckLayout) -> [String: [PluginButton]] {
+        var buttons: [String: [PluginButton]] = [:]
+        for (page, content) in layout.pages.enumerated() {
+            for (index, slot) in content.buttons.enumerated() {
+                guard let button = slot, case let .plugin(id, command, settings) = button.action else { continue }
+                buttons[id, default: []].append(PluginButton(page: page, index: index, name: button.name, command: command,
+                                                             settings: settings ?? [:]))
+            }
+        }
+        return buttons
+    }
+}

@@ -1,0 +1,53 @@
+/// The timings and bounds of plugin supervision (PLUGINS.md §3). The
+/// defaults are the contract's; tests shorten the timings.
+public struct PluginPolicy: Hashable, Sendable {
+    /// How long a started plugin has to answer `hello` with `ready`.
+    public var readyTimeout: Duration = .seconds(5)
+    /// The wait before the first restart after a failure; it doubles with
+    /// each further failure in a row.
+    public var firstRestartDelay: Duration = .seconds(1)
+    /// The longest wait before a restart.
+    public var maximumRestartDelay: Duration = .seconds(60)
+    /// This many failures within ``failureWindow`` mark the plugin failed
+    /// until the next reload.
+    public var failureLimit = 5
+    /// See ``failureLimit``.
+    public var failureWindow: Duration = .seconds(60)
+    /// A plugin that ran this long after `ready` before failing starts its
+    /// restart delays from ``firstRestartDelay`` again.
+    public var stableAfter: Duration = .seconds(60)
+    /// After `shutdown`, how long a plugin has to exit before SIGTERM.
+    public var shutdownGrace: Duration = .seconds(2)
+    /// After SIGTERM, how long before SIGKILL.
+    public var killGrace: Duration = .seconds(1)
+    /// Lines waiting for a plugin that does not read its input, at most;
+    /// more are dropped (and logged).
+    public var maximumQueuedLines = 1024
+    /// Bytes waiting for a plugin that does not read its input, at most.
+    public var maximumQueuedBytes = 1 << 20
+    /// Presses kept while a plugin starts (before its `ready`), at most.
+    public var maximumHeldPresses = 64
+    /// Longest title a plugin may set, in UTF-8 bytes; longer ones are ignored.
+    public var maximumTitleBytes = 1024
+    /// Titles are broadcast at most this often per button; changes in between
+    /// are coalesced into the latest (a plugin cannot flood the devices).
+    public var titleInterval: Duration = .milliseconds(50)
+    /// Problem lines (invalid output, stderr) logged per plugin per
+    /// ``logWindow`` before the rest are counted instead of logged.
+    public var logBudget = 100
+    /// See ``logBudget``.
+    public var logWindow: Duration = .seconds(10)
+
+    /// The contract's defaults.
+    public init() {}
+
+    /// The wait before restarting after `consecutiveFailures` failures in a row (≥ 1).
+    func restartDelay(afterFailures consecutiveFailures: Int) -> Duration {
+        var delay = firstRestartDelay
+        for _ in 1..<max(1, consecutiveFailures) {
+            delay *= 2
+            if delay >= maximumRestartDelay { return maximumRestartDelay }
+        }
+        return min(delay, maximumRestartDelay)
+    }
+}

@@ -1,0 +1,233 @@
+import DeckPluginKit
+import Glibc
+
+extension PluginSupervisor {
+    // MARK: Writing to the plugin
+
+    /// Queues one event for the plugin and writes what the pipe takes; false
+    /// when there is no process or its queue is full (the event is dropped).
+    @discardableResult
+    func send(_ event: PluginEvent) -> Bool {
+        guard process != nil else { return false }
+        guard outbox.append(event.line()) else {
+            if dropped == 0 {
+                log(.warning, "plugin '\(id)' is not reading its input (\(outbox.count) lines are waiting); messages to it are dropped until it reads again")
+            }
+            dropped += 1
+            if case .buttons = event { buttonsLost = true }
+            return false
+        }
+        flushInput()
+        return true
+    }
+
+    func sendButtons() {
+        if send(.buttons(buttons)) {
+            sentButtons = buttons
+        } else {
+            buttonsLost = true
+        }
+    }
+
+    func sendPress(_ press: PluginPress) -> PluginPressResult {
+        send(.press(press)) ? .delivered : .dropped("is not reading its input, so the press was dropped")
+    }
+
+    /// Writes queued lines until the pipe is full; watches for room then.
+    func flushInput() {
+        guard let process else { return }
+        switch outbox.flush(to: process.input) {
+        case .empty:
+            inputWatch?.cancel()
+            inputWatch = nil
+            caughtUp()
+        case .blocked:
+            if inputWatch == nil {
+                inputWatch = try? loop.watchWritable(process.input) { [weak self] in self?.flushInput() }
+            }
+        case .broken(let error):
+            inputWatch?.cancel()
+            inputWatch = nil
+            outbox.removeAll()
+            let reason = error == EPIPE ? "closed its input" : "could not be written to (\(String(cString: strerror(error))))"
+            perform(lifecycle.broke(reason))
+        }
+    }
+
+    /// The queue emptied: say how much was lost, and resend the buttons if
+    /// their update was among it.
+    private func caughtUp() {
+        if dropped > 0 {
+            log(.info, "plugin '\(id)' reads its input again; \(dropped) messages to it were dropped meanwhile")
+            dropped = 0
+        }
+        if buttonsLost && lifecycle.isReady {
+            buttonsLost = false
+            sendButtons()
+        }
+    }
+
+    // MARK: Reading from the plugin
+
+    func readOutput() {
+        guard let fd = process?.output else { return }
+        var pieces: [LineSplitter.Piece] = []
+        let outcome = read(fd, into: &outputLines) { pieces.append($0) }
+        // Handled after reading: handling may end the process and reset the splitter.
+        for piece in pieces { handleOutput(piece) }
+        switch outcome {
+        case .more, .drained:
+            break
+        case .ended:
+            outputWatch?.cancel()
+            outputWatch = nil
+            // A plugin that exits closes its output a moment before the exit
+            // is seen: give the exit a moment, so the log says how it ended.
+            if process?.hasExited == true {
+                checkExit()
+            } else {
+                outputClosedTimer = loop.schedule(after: .milliseconds(200)) { [weak self] in
+                    guard let self else { return }
+                    outputClosedTimer = nil
+                    perform(lifecycle.broke("closed its output"))
+                }
+            }
+        }
+    }
+
+    func readErrors() {
+        guard let fd = process?.errors else { return }
+        var pieces: [LineSplitter.Piece] = []
+        let outcome = read(fd, into: &errorLines) { pieces.append($0) }
+        for piece in pieces {
+            switch piece {
+            case .line(let bytes):
+                guard !bytes.isEmpty else { continue }
+                var text = String(decoding: bytes, as: UTF8.self)
+                if text.count > 2000 { text = String(text.prefix(2000)) + "…" }
+                limitedLog(.info, "plugin '\(id)' (stderr): \(text)")
+            case .tooLong:
+                limitedLog(.warning, "plugin '\(id)' wrote a stderr line longer than \(errorLines.limit) bytes; it was not logged")
+            }
+        }
+        if outcome == .ended {
+            errorWatch?.cancel()
+            errorWatch = nil
+        }
+    }
+
+    private enum ReadOutcome {
+        /// Read the budget of one turn; more may be waiting (the watch fires again).
+        case more
+        /// Nothing more to read now.
+        case drained
+        /// End of file or an error: nothing more will come.
+        case ended
+    }
+
+    /// Reads what `fd` has, at most 16 reads (1 MiB) per loop turn, so a
+    /// plugin that never stops writing cannot keep the loop from its other work.
+    private func read(_ fd: Int32, into splitter: inout LineSplitter, _ each: (LineSplitter.Piece) -> Void) -> ReadOutcome {
+        for _ in 0..<16 {
+            let count = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                readBuffer.withUnsafeBufferPointer { splitter.append(UnsafeBufferPointer(rebasing: $0[0..<count]), each) }
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .drained }
+            splitter.finish(each)
+            return .ended
+        }
+        return .more
+    }
+
+    private func handleOutput(_ piece: LineSplitter.Piece) {
+        let message: PluginMessage
+        switch piece {
+        case .tooLong(let bytes):
+            limitedLog(.warning, "plugin '\(id)' sent a line longer than \(PluginProtocol.maximumPluginLineBytes) bytes (\(bytes) or more); it was dropped")
+            return
+        case .line(let bytes):
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines carry nothing
+            do {
+                message = try PluginMessage(line: bytes)
+            } catch {
+                limitedLog(.warning, "plugin '\(id)' sent a line the host cannot use (\(error)); it was dropped")
+                return
+            }
+        }
+        switch message {
+        case .ready:
+            if lifecycle.isReady { log(.debug, "plugin '\(id)' said ready again; ignored") }
+            perform(lifecycle.readyReceived(now: .now))
+        case let .setTitle(page, index, title):
+            guard buttons.contains(where: { $0.page == page && $0.index == index }) else {
+                limitedLog(.warning, "plugin '\(id)' set the title of slot \(page)/\(index), which is not one of its buttons; ignored")
+                return
+            }
+            if let title, title.utf8.count > policy.maximumTitleBytes {
+                limitedLog(.warning, "plugin '\(id)' set a title of \(title.utf8.count) bytes on \(page)/\(index), more than \(policy.maximumTitleBytes); ignored")
+                return
+            }
+            delegate?.plugin(self, setTitle: title, page: page, index: index)
+        case let .log(level, text):
+            limitedLog(level, "plugin '\(id)': \(text)")
+        }
+    }
+
+    /// Logs a line the plugin caused, within its log budget.
+    func limitedLog(_ level: PluginLogLevel, _ message: String) {
+        switch budget.take(now: .now) {
+        case .suppress:
+            return
+        case let .log(suppressedBefore, isLast):
+            if suppressedBefore > 0 {
+                log(.warning, "plugin '\(id)': \(suppressedBefore) more lines from it were not logged")
+            }
+            log(level, message)
+            if isLast {
+                log(.warning, "plugin '\(id)' writes a lot: its next lines within \(PluginLifecycle.words(budget.window)) are counted, not logged")
+            }
+        }
+    }
+
+    // MARK: The end of a process
+
+    /// The pidfd says the process ended (or the poll found it): reap it,
+    /// read what it left in its pipes, and let the lifecycle decide.
+    func checkExit() {
+        guard let how = process?.reap() else { return }
+        if outputWatch != nil { readOutput() }
+        if errorWatch != nil { readErrors() }
+        if let pid = process?.pid { log(.debug, "plugin '\(id)' (pid \(pid)) \(how)") }
+        tearDown()
+        if budget.suppressed > 0 {
+            log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")
+            budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
+        }
+        failHeld("\(how) before it was ready")
+        delegate?.pluginProcessEnded(self)
+        perform(lifecycle.exited(how, now: .now))
+    }
+
+    /// Forgets the process: watches, descriptors, timers and queued lines.
+    func tearDown() {
+        for watch in [outputWatch, errorWatch, exitWatch, inputWatch] { watch?.cancel() }
+        (outputWatch, errorWatch, exitWatch, inputWatch) = (nil, nil, nil, nil)
+        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer] { timer?.cancel() }
+        (readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer) = (nil, nil, nil, nil, nil)
+        process?.close()
+        process = nil
+        outbox.removeAll()
+        outputLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+        errorLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+        readBuffer = []
+        sentButtons = nil
+        buttonsLost = false
+        if dropped > 0 {
+            log(.info, "plugin '\(id)' ended with \(dropped) messages to it dropped")
+            dropped = 0
+        }
+    }
+}

@@ -1,0 +1,284 @@
+import DeckPluginKit
+import DeckProtocol
+import DeckTransport
+import Glibc
+
+/// What a supervisor tells its owner, always on the event loop's thread.
+protocol PluginSupervisorDelegate: AnyObject {
+    func pluginLog(_ level: PluginLogLevel, _ message: String)
+    /// The plugin set a title on one of its buttons (already checked).
+    func plugin(_ supervisor: PluginSupervisor, setTitle title: String?, page: Int, index: Int)
+    func pluginStatusChanged(_ supervisor: PluginSupervisor)
+    /// The plugin's process is gone (its titles no longer mean anything).
+    func pluginProcessEnded(_ supervisor: PluginSupervisor)
+    /// The plugin is stopped for good.
+    func pluginStopped(_ supervisor: PluginSupervisor)
+}
+
+/// Runs one plugin: its process, its pipes, its timers, driven by the event
+/// loop and by ``PluginLifecycle``'s decisions. Confined to the loop thread.
+///
+/// Everything is non-blocking on the loop: the plugin's output and stderr
+/// and its exit (a pidfd) are watched for readability, its input is written
+/// without blocking with the rest queued in a bounded ``PluginOutbox``, and
+/// timers do the waiting. No thread per plugin, and nothing a plugin does or
+/// fails to do can make the loop wait.
+final class PluginSupervisor {
+    let manifest: PluginManifest
+    var id: String { manifest.id }
+    let loop: EventLoop
+    let policy: PluginPolicy
+    let hello: PluginHello
+    weak var delegate: (any PluginSupervisorDelegate)?
+
+    var lifecycle: PluginLifecycle
+    var process: PluginProcess?
+    var outputWatch: FDWatch?
+    var errorWatch: FDWatch?
+    var exitWatch: FDWatch?
+    var inputWatch: FDWatch?
+    var outbox: PluginOutbox
+    var outputLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+    var errorLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+    var readBuffer: [UInt8] = []
+    var readyTimer: LoopTimer?
+    var restartTimer: LoopTimer?
+    var terminateTimer: LoopTimer?
+    var killTimer: LoopTimer?
+    var reapTimer: LoopTimer?
+    /// Started when the plugin closes its output while it still runs.
+    var outputClosedTimer: LoopTimer?
+    var budget: LogBudget
+    /// Presses that came before `ready`, in order, with who to tell.
+    var held: [(press: PluginPress, done: (PluginPressResult) -> Void)] = []
+    /// This plugin's buttons in the live layout.
+    private(set) var buttons: [PluginButton] = []
+    /// What the running process was last sent (nil: nothing yet).
+    var sentButtons: [PluginButton]?
+    /// A `buttons` line was dropped because the plugin was not reading: send
+    /// the current set once it reads again.
+    var buttonsLost = false
+    /// Messages dropped since the plugin stopped reading.
+    var dropped = 0
+    private var reportedStatus: PluginStatus?
+    /// Shorter timings for a stop that must fit a deadline (the host's own 2 s).
+    private var shutdownGraceOverride: Duration?
+    private var killGraceOverride: Duration?
+
+    init(manifest: PluginManifest, loop: EventLoop, policy: PluginPolicy, hello: PluginHello) {
+        self.manifest = manifest
+        self.loop = loop
+        self.policy = policy
+        self.hello = hello
+        lifecycle = PluginLifecycle(policy: policy)
+        outbox = PluginOutbox(maximumLines: policy.maximumQueuedLines, maximumBytes: policy.maximumQueuedBytes)
+        budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
+    }
+
+    deinit {
+        // The manager drops a supervisor only once it is stopped; this is a
+        // safety net so that no plugin outlives its supervisor or stays a zombie.
+        killNow()
+    }
+
+    /// SIGKILL to the plugin's group and a blocking reap (it is immediate
+    /// after SIGKILL); only when the loop no longer runs the supervisor.
+    func killNow() {
+        guard let process else { return }
+        process.signalGroup(SIGKILL)
+        var status: Int32 = 0
+        while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+        process.close()
+        self.process = nil
+    }
+
+    /// How the plugin is doing, for `deckctl status`.
+    var status: PluginStatus {
+        let (state, message) = lifecycle.status
+        return PluginStatus(id: id, state: state, message: message)
+    }
+
+    // MARK: Inputs from the manager
+
+    /// A button of the live layout needs the plugin: start it if it is not running.
+    func start() {
+        perform(lifecycle.start())
+    }
+
+    /// The plugin's buttons in the live layout changed (or not: then nothing is sent).
+    func setButtons(_ buttons: [PluginButton]) {
+        self.buttons = buttons
+        if lifecycle.isReady && sentButtons != buttons { sendButtons() }
+    }
+
+    /// Hands a press to the plugin, or holds it until `ready` (starting the
+    /// plugin when `mayStart`), or refuses it; `done` learns which (at once,
+    /// or when the plugin becomes ready or fails).
+    func deliver(_ press: PluginPress, mayStart: Bool, done: @escaping (PluginPressResult) -> Void) {
+        switch lifecycle.pressDisposition {
+        case .deliver:
+            done(sendPress(press))
+        case .hold:
+            guard held.count < policy.maximumHeldPresses else {
+                done(.dropped("already has \(policy.maximumHeldPresses) presses waiting for it to start"))
+                return
+            }
+            held.append((press, done))
+            if mayStart { start() }
+        case .refuse(let reason):
+            done(.unavailable(reason))
+        }
+    }
+
+    /// Stops the plugin for good: `shutdown`, then SIGTERM after `grace`,
+    /// then SIGKILL after `killGrace` (nil: the policy's).
+    func stop(grace: Duration? = nil, killGrace: Duration? = nil) {
+        if let grace { shutdownGraceOverride = grace }
+        if let killGrace { killGraceOverride = killGrace }
+        perform(lifecycle.stop())
+    }
+
+    /// A reload: a failed plugin may start again.
+    func reset() {
+        lifecycle.reset()
+        reportStatus()
+    }
+
+    // MARK: Performing the lifecycle's actions
+
+    func perform(_ actions: [PluginLifecycle.Action]) {
+        for action in actions {
+            switch action {
+            case .spawn:
+                spawn()
+            case .sendHello(let timeout):
+                send(.hello(hello))
+                readyTimer = loop.schedule(after: timeout) { [weak self] in
+                    guard let self else { return }
+                    perform(lifecycle.readyTimedOut())
+                }
+            case .becameReady:
+                becameReady()
+            case .terminate:
+                terminate()
+            case .sendShutdown(let grace):
+                send(.shutdown)
+                terminateTimer = loop.schedule(after: shutdownGraceOverride ?? grace) { [weak self] in self?.terminate() }
+            case let .scheduleRestart(delay, reason):
+                log(.warning, "plugin '\(id)' \(reason); starting it again in \(PluginLifecycle.words(delay))")
+                restartTimer = loop.schedule(after: delay) { [weak self] in
+                    guard let self else { return }
+                    perform(lifecycle.restartDue())
+                }
+            case .markFailed(let reason):
+                log(.error, "plugin '\(id)' \(reason); it failed \(policy.failureLimit) times within \(PluginLifecycle.words(policy.failureWindow)), so it stays down until the next reload")
+                failHeld("failed")
+            case .cancelRestart:
+                restartTimer?.cancel()
+                restartTimer = nil
+            case .stopped:
+                delegate?.pluginStopped(self)
+            }
+        }
+        reportStatus()
+    }
+
+    private func spawn() {
+        do {
+            let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder)
+            self.process = process
+            readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+            do {
+                try watch(process)
+            } catch {
+                // The loop is stopping: nothing can be watched any more.
+                process.signalGroup(SIGKILL)
+                tearDown()
+                perform(lifecycle.spawnFailed("the event loop is stopping", now: .now))
+                return
+            }
+            log(.info, "plugin '\(id)' started (pid \(process.pid))")
+            perform(lifecycle.spawned())
+        } catch {
+            failHeld("could not be started")
+            perform(lifecycle.spawnFailed(Self.reason(error), now: .now))
+        }
+    }
+
+    private func watch(_ process: PluginProcess) throws(TransportError) {
+        outputWatch = try loop.watchReadable(process.output) { [weak self] in self?.readOutput() }
+        errorWatch = try loop.watchReadable(process.errors) { [weak self] in self?.readErrors() }
+        if process.exitDescriptor >= 0 {
+            exitWatch = try loop.watchReadable(process.exitDescriptor) { [weak self] in self?.checkExit() }
+        } else {
+            pollExit()
+        }
+    }
+
+    /// Without a pidfd (Linux before 5.3): look for the exit every 100 ms while the process lives.
+    private func pollExit() {
+        reapTimer = loop.schedule(after: .milliseconds(100)) { [weak self] in
+            guard let self, process != nil else { return }
+            checkExit()
+            if process != nil { pollExit() }
+        }
+    }
+
+    private func becameReady() {
+        readyTimer?.cancel()
+        readyTimer = nil
+        log(.info, "plugin '\(id)' is ready")
+        sendButtons()
+        let waiting = held
+        held = []
+        for (press, done) in waiting { done(sendPress(press)) }
+    }
+
+    /// SIGTERM to the plugin's group now, SIGKILL if it is still there after the grace.
+    private func terminate() {
+        terminateTimer?.cancel()
+        terminateTimer = nil
+        guard let process, killTimer == nil else { return }
+        process.signalGroup(SIGTERM)
+        killTimer = loop.schedule(after: killGraceOverride ?? policy.killGrace) { [weak self] in
+            guard let self, let process = self.process else { return }
+            log(.warning, "plugin '\(id)' did not exit after SIGTERM; killing it")
+            process.signalGroup(SIGKILL)
+        }
+    }
+
+    /// Presses held for `ready` that will not get it.
+    func failHeld(_ reason: String) {
+        let waiting = held
+        held = []
+        for (_, done) in waiting { done(.unavailable(reason)) }
+    }
+
+    private func reportStatus() {
+        let now = status
+        guard now != reportedStatus else { return }
+        reportedStatus = now
+        delegate?.pluginStatusChanged(self)
+    }
+
+    func log(_ level: PluginLogLevel, _ message: String) {
+        delegate?.pluginLog(level, message)
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if case .spawnFailed(_, let reason) = error as? DeckPluginsError { return reason }
+        return "\(error)"
+    }
+}
+
+/// What became of a press handed to a plugin.
+public enum PluginPressResult: Hashable, Sendable {
+    /// Written to the plugin's input (or queued for it, in order).
+    case delivered
+    /// The plugin cannot take presses now; why, as a predicate about it
+    /// ("is restarting after it exited with status 1", "is not installed (…)").
+    case unavailable(String)
+    /// The plugin is there but could not take the press (as a predicate:
+    /// "is not reading its input, so the press was dropped").
+    case dropped(String)
+}

@@ -1,0 +1,353 @@
+import DeckModel
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+extension HostProcess {
+    /// Writes a plugin into the test's plugins folder: `plugin.yaml` and an
+    /// executable `plugin` holding `script` (with its `#!` line).
+    func installPlugin(_ id: String, script: String) throws {
+        let folder = root.path + "/plugins/" + id
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(script.utf8).write(to: URL(fileURLWithPath: folder + "/plugin"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/plugin")
+        try Data("id: \(id)\nexec: [./plugin]\n".utf8).write(to: URL(fileURLWithPath: folder + "/plugin.yaml"))
+    }
+
+    /// The pids the log names for plugin `id`'s processes, in order.
+    func pluginPIDs(_ id: String) -> [Int32] { startedPIDs(in: log, after: "plugin '\(id)'") }
+}
+
+extension HostClient {
+    /// Sends `ping` and expects `pong`.
+    func expectPong(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let reply = try request(.ping)
+        guard case .pong = reply else {
+            Issue.record("expected pong, got \(reply)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+
+    /// The next `action` event's outcome.
+    func nextOutcome() throws -> ActionOutcome? {
+        PressTests.actionEvent(try next { PressTests.actionEvent($0) != nil })
+    }
+
+    /// The plugin's state in `status`, once it is `state` (polled, bounded).
+    func waitForPlugin(_ id: String, state: String, timeout: Duration = .seconds(10)) throws -> PluginStatus? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = try status().plugins.first(where: { $0.id == id }), status.state == state { return status }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+}
+
+/// A python3 interpreter for the test plugins (from /usr/bin when there).
+let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/bin/env python3"
+
+/// Says ready; appends every press to `presses.txt` in its folder and sets
+/// the pressed button's title to `PHASE N` (N counts its presses).
+let recorderPlugin = """
+    #!\(python)
+    import json, sys
+    count = 0
+    for line in sys.stdin:
+        event = json.loads(line)
+        kind = event.get("event")
+        if kind == "hello":
+            print(json.dumps({"type": "ready"}), flush=True)
+        elif kind == "press":
+            count += 1
+            b = event["button"]
+            with open("presses.txt", "a") as out:
+                out.write("%s %d/%d %s\\n" % (event["phase"], b["page"], b["index"], (event["device"] or {}).get("name")))
+            print(json.dumps({"type": "setTitle", "page": b["page"], "index": b["index"], "title": "%s %d" % (event["phase"], count)}), flush=True)
+        elif kind == "shutdown":
+            sys.exit(0)
+    """
+
+@Suite("Built-in actions and plugins through a real deckd")
+struct PluginHostTests {
+    @Test func aTimedOutRunIsKilledWithEverythingItStarted() throws {
+        let host = try HostProcess(files: [:])
+        try host.write("default.yaml", """
+            pages:
+              - buttons:
+                  0: {name: Hang, action: {run: "sleep 100 & echo $! > child.pid; echo $$ > shell.pid; sleep 100", cwd: "\(host.root.path)", timeout: 0.5}}
+            """)
+        try host.start()
+        let device = try host.device()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(try control.nextOutcome() == .timedOut(seconds: 0.5))
+        let pids = try ["child.pid", "shell.pid"].map { name -> Int32 in
+            let text = try String(contentsOfFile: host.root.path + "/" + name, encoding: .utf8)
+            return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        #expect(pids.allSatisfy { !processIsAlive($0) }, "the shell and its background sleep are both gone")
+        #expect(host.waitForLog("'Hang' (run) did not finish within"))
+    }
+
+    @Test func anOpenWithoutAnOpenerSaysSo() throws {
+        let host = try HostProcess(files: ["default.yaml": "pages:\n  - buttons:\n      0: {name: Web, action: {open: \"https://example.com\"}}\n"])
+        try host.start(extra: ["--opener", host.root.path + "/no-such-opener"])
+        let device = try host.device()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(try control.nextOutcome() == .openerMissing)
+        #expect(host.waitForLog("'Web' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"))
+    }
+
+    @Test func aProfileButtonSwitchesTheLiveLayoutForEveryone() throws {
+        let host = try HostProcess(files: ["default.yaml": deskYAML + "\n      4: {name: Other, action: {profile: other}}\n",
+                                           "other.yaml": "pages:\n  - buttons:\n      0: {name: Back, action: {profile: default}}\n"])
+        try host.start()
+        let presser = try host.device("presser")
+        let watcher = try host.device("watcher")
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        let before = try #require(presser.welcome?.revision)
+        try presser.expectOK(.press(page: 1, index: 4, button: nil, phase: .tap))
+        for device in [presser, watcher] {
+            let message = try device.next { if case .layout = $0 { true } else { false } }
+            guard case let .layout(profile, revision, layout) = message else { return }
+            #expect(profile == "other" && revision == before + 1)
+            #expect(layout.button(page: 0, index: 0)?.name == "Back")
+        }
+        #expect(try control.nextOutcome() == .delivered)
+        #expect(try control.status().profile == "other")
+    }
+
+    @Test func actionsBeyondTheLimitWaitInABoundedQueue() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Slow, action: {run: "sleep 0.3"}}
+            """])
+        try host.start(extra: ["--max-running-actions", "2", "--max-queued-actions", "3"])
+        let device = try host.device()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        for _ in 0..<7 { try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap)) }
+        var outcomes: [ActionOutcome] = []
+        for _ in 0..<7 { outcomes.append(try #require(try control.nextOutcome())) }
+        #expect(outcomes.filter { $0 == .exited(status: 0) }.count == 5, "2 running and 3 waiting all ran: \(outcomes)")
+        let full = ActionOutcome.failed(reason: "2 actions are running and 3 more are waiting; press again when some have finished")
+        #expect(outcomes.filter { $0 == full }.count == 2)
+        #expect(host.waitForLog("'Slow' waits: 2 actions are running (3 waiting)"))
+    }
+
+    @Test func pressesReachThePluginInOrderAndTitlesReachEveryDevice() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Talk, action: {plugin: recorder, command: talk}}
+                  1: {name: Other, action: {plugin: recorder, command: other}}
+            """])
+        try host.installPlugin("recorder", script: recorderPlugin)
+        try host.start()
+        let kim = try host.device("Kim")
+        let lee = try host.device("Lee")
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        #expect(try control.waitForPlugin("recorder", state: "running") != nil, "started at host start: the live layout uses it")
+        var expected: [String] = []
+        for round in 0..<30 {
+            for index in 0...1 {
+                for phase in [PressPhase.down, .up] {
+                    try kim.send(.press(page: 0, index: index, button: nil, phase: phase))
+                    expected.append("\(phase.rawValue) 0/\(index) Kim")
+                }
+            }
+            if round == 0 { try kim.expectPong() }
+        }
+        try kim.expectPong()
+        let file = host.root.path + "/plugins/recorder/presses.txt"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= expected.count { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(lines == expected, "every down and up, in the order pressed")
+        // The last titles reach both devices (and the subscribed control client).
+        for client in [kim, lee, control] {
+            let last = try client.next { message in
+                if case .buttonState(0, 1, "up 120") = message { true } else { false }
+            }
+            #expect(last == .buttonState(page: 0, index: 1, title: "up 120"))
+        }
+        // A device that connects later is shown the current titles after its welcome.
+        let late = try host.device("late")
+        var seen: [HostMessage] = []
+        while let message = try? late.next(timeout: .milliseconds(500)) { seen.append(message) }
+        #expect(seen.contains(.buttonState(page: 0, index: 1, title: "up 120")))
+        #expect(try control.nextOutcome() == .delivered)
+    }
+
+    @Test func aPluginCrashingOnEveryPressIsRestartedThenFailedWhileTheHostServes() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Boom, action: {plugin: crashy, command: boom}}
+            """])
+        try host.installPlugin("crashy", script: """
+            #!/bin/sh
+            echo '{"type":"ready"}'
+            while read -r line; do case "$line" in *'"press"'*) exit 3 ;; esac; done
+            """)
+        try host.start(extra: ["--plugin-restart-delay", "50"])
+        let device = try host.device("presser")
+        let bystander = try host.device("bystander")
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        func pluginState(_ message: HostMessage) -> String? {
+            if case .event(.plugin(let status)) = message, status.id == "crashy" { status.state } else { nil }
+        }
+        #expect(try control.waitForPlugin("crashy", state: "running") != nil)
+        for attempt in 1...5 {
+            try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+            #expect(try control.nextOutcome() == .delivered)
+            let after = try control.next { ["restarting", "failed"].contains(pluginState($0)) }
+            #expect(pluginState(after) == (attempt < 5 ? "restarting" : "failed"), "attempt \(attempt)")
+            try bystander.expectPong()
+            if attempt < 5 { _ = try control.next { pluginState($0) == "running" } }
+        }
+        let failed = try #require(try control.waitForPlugin("crashy", state: "failed"))
+        #expect(failed.message.hasPrefix("it exited with status 3; 5 failures within 1 minute"))
+        #expect(host.waitForLog("plugin 'crashy' exited with status 3; starting it again in 400 ms"))
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(try control.nextOutcome() == .pluginUnavailable(plugin: "crashy"))
+        #expect(host.waitForLog("'Boom' (plugin) could not reach plugin 'crashy': it failed: exited with status 3; it stays down until the next reload"))
+        #expect(host.pluginPIDs("crashy").allSatisfy { !processIsAlive($0) })
+        // A reload gives it another chance.
+        try control.expectOK(.reload)
+        #expect(try control.waitForPlugin("crashy", state: "running") != nil)
+    }
+
+    @Test func pluginsThatStopReadingOrPrintGarbageDoNotDisturbTheHost() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Deaf, action: {plugin: deaf, command: x, settings: {padding: "\(String(repeating: "p", count: 4000))"}}}
+                  1: {name: Noisy, action: {plugin: noisy, command: x}}
+            """])
+        try host.installPlugin("deaf", script: "#!/bin/sh\necho '{\"type\":\"ready\"}'\nexec sleep 100\n")
+        try host.installPlugin("noisy", script: """
+            #!/bin/sh
+            echo '{"type":"ready"}'
+            yes 'this is not json {"type":' | head -n 100000
+            head -c 3000000 /dev/zero | tr '\\0' x
+            echo
+            echo '{"type":"setTitle","page":0,"index":1,"title":"still talking"}'
+            exec sleep 100
+            """)
+        try host.start()
+        let device = try host.device()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("deaf", state: "running") != nil)
+        var slowest = Duration.zero
+        for _ in 0..<600 {
+            try device.send(.press(page: 0, index: 0, button: nil, phase: .tap))
+            let started = ContinuousClock.now
+            try device.expectPong()
+            slowest = max(slowest, ContinuousClock.now - started)
+        }
+        #expect(slowest < .seconds(1), "pings stay prompt while one plugin floods and another does not read: \(slowest)")
+        _ = try device.next { $0 == .buttonState(page: 0, index: 1, title: "still talking") }
+        #expect(host.waitForLog("plugin 'deaf' is not reading its input"))
+        #expect(host.waitForLog("plugin 'noisy' sent a line the host cannot use"))
+        #expect(host.log.components(separatedBy: "plugin 'noisy' sent a line the host cannot use").count < 250,
+                "100,000 bad lines cost the log a hundred or two (100 per 10 s)")
+        let statuses = try control.status().plugins
+        #expect(statuses.map(\.state) == ["running", "running"])
+    }
+
+    @Test func sigtermStopsEveryPluginAndWhatTheyStarted() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Good, action: {plugin: good, command: x}}
+                  1: {name: Stubborn, action: {plugin: stubborn, command: x}}
+            """])
+        try host.installPlugin("good", script: recorderPlugin)
+        try host.installPlugin("stubborn", script: """
+            #!/bin/sh
+            trap '' TERM
+            sleep 100 &
+            echo "$!" > child.pid
+            echo '{"type":"ready"}'
+            while true; do read -r line || sleep 100; done
+            """)
+        try host.start()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("good", state: "running") != nil)
+        #expect(try control.waitForPlugin("stubborn", state: "running") != nil)
+        let child = try #require(Int32((try String(contentsOfFile: host.root.path + "/plugins/stubborn/child.pid", encoding: .utf8))
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pids = host.pluginPIDs("good") + host.pluginPIDs("stubborn") + [child]
+        #expect(pids.count == 3 && pids.allSatisfy(processIsAlive))
+        let started = ContinuousClock.now
+        #expect(try host.stop() == 0)
+        #expect(ContinuousClock.now - started < .milliseconds(2500), "within CLI.md's 2 s (and a little for the test)")
+        #expect(pids.allSatisfy { !processIsAlive($0) }, "no plugin, and nothing a plugin started, outlives the host")
+        #expect(host.log.contains("plugin 'stubborn' did not exit after SIGTERM; killing it"))
+    }
+
+    @Test func statusShowsEveryPluginAndWhatIsWrongWithAManifest() throws {
+        let host = try startedHost()
+        try host.installPlugin("good", script: recorderPlugin)
+        try host.installPlugin("broken", script: "#!/bin/sh\n")
+        try Data("id: broken\nexce: [./plugin]\n".utf8).write(to: URL(fileURLWithPath: host.root.path + "/plugins/broken/plugin.yaml"))
+        try host.stop()
+        try host.start()
+        let control = try host.controlClient()
+        let status = try control.status()
+        #expect(status.plugins == [
+            PluginStatus(id: "broken", state: "unavailable", message: host.root.path
+                + "/plugins/broken/plugin.yaml:2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'exec'?"),
+            PluginStatus(id: "good", state: "stopped"),
+        ], "good is not started: no button uses it")
+        #expect(status.problems.contains { $0.file.hasSuffix("/plugins/broken/plugin.yaml") && $0.line == 2 && $0.column == 1 })
+        #expect(host.waitForLog("plugins: good (from \(host.root.path)/plugins)"))
+    }
+
+    /// The repository's own examples, as `make run` serves them.
+    @Test func theExamplePluginsCountAndTimeAHold() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Count, action: {plugin: counter, command: increment}}
+                  1: {name: Reset, action: {plugin: counter, command: reset}}
+                  2: {name: Hold, action: {plugin: hold, command: hold}}
+            """])
+        try host.start(extra: ["--plugins", repository.appendingPathComponent("plugins").path])
+        let device = try host.device()
+        _ = try device.next(timeout: .seconds(15)) { $0 == .buttonState(page: 0, index: 0, title: "Count: 0") }
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: "Count: 2") }
+        try device.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: "Count: 0") }
+        try device.expectOK(.press(page: 0, index: 2, button: nil, phase: .down))
+        _ = try device.next(timeout: .seconds(15)) { $0 == .buttonState(page: 0, index: 2, title: "holding…") }
+        Thread.sleep(forTimeInterval: 0.3)
+        try device.expectOK(.press(page: 0, index: 2, button: nil, phase: .up))
+        let held = try device.next { message in
+            if case .buttonState(0, 2, let title?) = message { title.hasPrefix("held ") } else { false }
+        }
+        guard case .buttonState(_, _, let title?) = held,
+              let seconds = Double(title.dropFirst("held ".count).dropLast(" s".count)) else {
+            Issue.record("\(held)")
+            return
+        }
+        #expect(seconds >= 0.2 && seconds < 5, "\(title)")
+    }
+}

@@ -1,0 +1,333 @@
+import DeckModel
+import DeckPluginKit
+@testable import DeckPlugins
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// Plugins as real processes under a `PluginManager` on a real event loop.
+@Suite struct SupervisorTests {
+    /// The pids of `id`'s processes so far, from the "started (pid N)" log lines.
+    private func pids(_ harness: PluginHarness, _ id: String) -> [Int32] {
+        startedPIDs(in: harness.record.withLock { $0.logs.map(\.message).joined(separator: "\n") }, after: "plugin '\(id)'")
+    }
+
+    /// The pid a plugin logged as `child N`.
+    private func childPID(_ harness: PluginHarness) -> Int32? {
+        harness.record.withLock { record in
+            record.logs.lazy.compactMap { entry -> Int32? in
+                guard let range = entry.message.range(of: "child ") else { return nil }
+                return Int32(entry.message[range.upperBound...].prefix { $0.isNumber })
+            }.first
+        }
+    }
+
+    @Test func startsLazilyAndDeliversPressesWithTheirPhase() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        #expect(try harness.status("echo")?.state == "stopped", "nothing runs before a button needs it")
+        #expect(pids(harness, "echo").isEmpty)
+        let layout = try PluginLayouts.with([("echo", "go")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'echo': buttons 1" } }, "buttons after ready\n\(harness.logText)")
+        #expect(try harness.status("echo")?.state == "running")
+        try harness.press(layout, page: 0, index: 0, phase: .down, tag: "down")
+        #expect(harness.wait { $0.titles.contains { $0.title == "go down" } })
+        #expect(harness.record.withLock { $0.results["down"] } == .delivered)
+        #expect(harness.logged("plugin 'echo': press down 0 0 go {}"))
+        #expect(harness.record.withLock { $0.titles.first! == (0, 0, "go down") })
+        #expect(harness.record.withLock { $0.statuses.map(\.state) }.starts(with: ["starting", "running"]))
+    }
+
+    @Test func pressesBeforeReadyWaitAndKeepTheirOrder() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.logBudget = 10_000
+        let harness = try PluginHarness(plugins: [TestPlugins.echo(readyDelay: 0.3)], policy: policy)
+        let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b")])
+        try harness.show(layout)
+        var expected: [String] = []
+        for round in 0..<150 {
+            if round == 16 {
+                // 64 presses wait for ready (the most that may); the rest go straight through.
+                #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'echo': buttons 2" } })
+            }
+            for index in 0..<2 {
+                for phase in [PluginPress.Phase.down, .up] {
+                    try harness.press(layout, page: 0, index: index, phase: phase, tag: "\(round)-\(index)-\(phase)")
+                    expected.append("plugin 'echo': press \(phase.rawValue) 0 \(index) \(index == 0 ? "a" : "b") {}")
+                }
+            }
+        }
+        #expect(harness.wait { $0.logs.filter { $0.message.hasPrefix("plugin 'echo': press") }.count == expected.count },
+                "every press arrives\n\(harness.logText.suffix(2000))")
+        let arrived = harness.record.withLock { $0.logs.map(\.message).filter { $0.hasPrefix("plugin 'echo': press") } }
+        #expect(arrived == expected, "down and up of each button in the order they were pressed")
+        #expect(harness.record.withLock { $0.results.values.allSatisfy { $0 == .delivered } })
+        // The first presses waited for ready: the buttons came first.
+        let messages = harness.record.withLock { $0.logs.map(\.message) }
+        let buttons = messages.firstIndex(of: "plugin 'echo': buttons 2")
+        let firstPress = messages.firstIndex { $0.hasPrefix("plugin 'echo': press") }
+        #expect(buttons != nil && firstPress != nil && buttons! < firstPress!)
+    }
+
+    @Test func atMost64PressesWaitForReady() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo(readyDelay: 0.5)])
+        let layout = try PluginLayouts.with([("echo", "a")])
+        try harness.show(layout)
+        for press in 0..<65 { try harness.press(layout, page: 0, index: 0, tag: "\(press)") }
+        #expect(harness.record.withLock { $0.results["64"] } == .dropped("already has 64 presses waiting for it to start"))
+        #expect(harness.wait { $0.results.count == 65 })
+        #expect(harness.record.withLock { record in (0..<64).allSatisfy { record.results["\($0)"] == .delivered } })
+    }
+
+    @Test func aPluginCrashingOnEveryPressBacksOffThenFails() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.crashOnPress()])
+        let layout = try PluginLayouts.with([("crashy", "boom")])
+        try harness.show(layout)
+        for attempt in 1...5 {
+            #expect(harness.wait { $0.statuses.last?.state == "running" }, "attempt \(attempt) running\n\(harness.logText)")
+            try harness.press(layout, page: 0, index: 0, tag: "press \(attempt)")
+            #expect(harness.record.withLock { $0.results["press \(attempt)"] } == .delivered)
+            let expected = attempt < 5 ? "restarting" : "failed"
+            #expect(harness.wait { $0.statuses.last?.state == expected }, "attempt \(attempt)\n\(harness.logText)")
+            if attempt < 5 {
+                try harness.press(layout, page: 0, index: 0, tag: "meanwhile \(attempt)")
+                #expect(harness.record.withLock { $0.results["meanwhile \(attempt)"] }
+                    == .unavailable("is restarting after it exited with status 3"))
+            }
+        }
+        for delay in ["40 ms", "80 ms", "160 ms", "320 ms"] {
+            #expect(harness.logged("plugin 'crashy' exited with status 3; starting it again in \(delay)"), "\(harness.logText)")
+        }
+        #expect(harness.waitForLog("it failed 5 times within 1 minute, so it stays down until the next reload"))
+        try harness.press(layout, page: 0, index: 0, tag: "after")
+        #expect(harness.record.withLock { $0.results["after"] }
+            == .unavailable("failed: exited with status 3; it stays down until the next reload"))
+        let status = try #require(try harness.status("crashy"))
+        #expect(status.state == "failed")
+        #expect(status.message.hasPrefix("it exited with status 3; 5 failures within 1 minute"))
+        #expect(pids(harness, "crashy").count == 5)
+        #expect(pids(harness, "crashy").allSatisfy { !processIsAlive($0) }, "every process was reaped")
+
+        try harness.withManager { $0.reload() }
+        #expect(harness.wait { $0.statuses.last?.state == "running" }, "a reload brings it back\n\(harness.logText)")
+        #expect(pids(harness, "crashy").count == 6)
+    }
+
+    @Test func aPluginThatNeverSaysReadyIsKilledAndRestarted() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.neverReady()])
+        try harness.show(try PluginLayouts.with([("mute", "x")]))
+        #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } }, "\(harness.logText)")
+        #expect(harness.waitForLog("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"), "\(harness.logText)")
+        let first = try #require(pids(harness, "mute").first)
+        #expect(harness.wait { _ in !processIsAlive(first) }, "its process (a sleep) is gone")
+    }
+
+    @Test func aPluginThatStopsReadingNeverBlocksTheHost() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.maximumQueuedBytes = 64 << 10
+        let harness = try PluginHarness(plugins: [TestPlugins.notReading()], policy: policy)
+        var layout = try PluginLayouts.with([("deaf", "x")])
+        let settings: [String: DeckValue] = ["padding": .string(String(repeating: "p", count: 2000))]
+        layout.pages[0].buttons[0] = DeckButton(name: "Deaf", action: .plugin(id: "deaf", command: "x", settings: settings))
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let started = ContinuousClock.now
+        for press in 0..<400 { try harness.press(layout, page: 0, index: 0, tag: "\(press)") }
+        #expect(ContinuousClock.now - started < .seconds(5), "400 presses are answered without waiting for the plugin")
+        let results = harness.record.withLock { $0.results }
+        let dropped = results.values.filter { $0 == .dropped("is not reading its input, so the press was dropped") }.count
+        #expect(results.count == 400)
+        #expect(dropped > 300, "the pipe (64 KiB) and the queue (64 KiB) hold about 60 presses of 2 KB")
+        let queued = try harness.withManager { $0.supervisors["deaf"]?.outbox.queuedBytes ?? -1 }
+        #expect(queued <= 64 << 10 && queued > 0)
+        let warnings = harness.record.withLock { $0.logs.filter { $0.message.contains("is not reading its input") }.count }
+        #expect(warnings == 1, "one line for the whole episode, not one per press")
+        #expect(try harness.status("deaf")?.state == "running", "not reading is not a failure")
+    }
+
+    @Test func aPluginPrintingGarbageIsLoggedWithinBoundsAndStillWorks() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.garbage()])
+        try harness.show(try PluginLayouts.with([("noisy", "x")]))
+        #expect(harness.wait { $0.titles.contains { $0.title == "still here" } }, "a valid line after the garbage still counts\n\(harness.logText.suffix(3000))")
+        let logs = harness.record.withLock { $0.logs }
+        #expect(logs.count < 130, "the log budget (100 lines) bounds what 5000 bad lines cost the log: \(logs.count)")
+        #expect(harness.logged("plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (byte 0: unexpected 'n' where a value should start)); it was dropped"))
+        #expect(harness.logged("plugin 'noisy' writes a lot: its next lines within 10 s are counted, not logged"))
+        #expect(try harness.status("noisy")?.state == "running")
+    }
+
+    @Test func garbageOfEveryKindIsNamed() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.logBudget = 100_000
+        let plugin = TestPlugin.sh("noisy", """
+            read -r hello
+            echo '{"type":"ready"}'
+            read -r buttons
+            head -c 70000 /dev/zero | tr '\\0' x; echo
+            printf '%s\\n' '{"type":"fly"}' '[1,2]' '{"type":"setTitle","page":0,"index":7,"title":"not mine"}' '{"type":'
+            printf '%s\\n' '{"type":"log","level":"error","message":"from the plugin"}'
+            echo 'on stderr' >&2
+            echo '{"type":"setTitle","page":0,"index":0,"title":"done"}'
+            exec sleep 100
+            """)
+        let harness = try PluginHarness(plugins: [plugin], policy: policy)
+        try harness.show(try PluginLayouts.with([("noisy", "x")]))
+        #expect(harness.wait { $0.titles.contains { $0.title == "done" } })
+        #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'noisy' (stderr): on stderr" } })
+        for fragment in [
+            "plugin 'noisy' sent a line longer than 65536 bytes (",
+            "plugin 'noisy' sent a line the host cannot use (unknown message type 'fly'); it was dropped",
+            "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (it is an array)); it was dropped",
+            "plugin 'noisy' set the title of slot 0/7, which is not one of its buttons; ignored",
+            "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (byte 8: the line ends where a value should start)); it was dropped",
+            "plugin 'noisy': from the plugin",
+        ] {
+            #expect(harness.logged(fragment), "\(fragment)\n\(harness.logText)")
+        }
+        #expect(harness.record.withLock { $0.logs.first { $0.message == "plugin 'noisy': from the plugin" }?.level } == .error)
+        #expect(harness.record.withLock { $0.titles.map(\.title) } == ["done"])
+    }
+
+    @Test func shutdownEscalatesToSIGKILLForTheWholeGroup() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.stubborn()])
+        try harness.show(try PluginLayouts.with([("stubborn", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let leader = try #require(pids(harness, "stubborn").first)
+        let child = try #require(childPID(harness))
+        #expect(processIsAlive(leader) && processIsAlive(child))
+        let started = ContinuousClock.now
+        harness.stop()
+        let took = ContinuousClock.now - started
+        #expect(harness.record.withLock { $0.stopped })
+        #expect(!processIsAlive(leader) && !processIsAlive(child), "SIGKILL reached the plugin and its child")
+        #expect(took >= .milliseconds(550), "shutdown, then SIGTERM after 300 ms, then SIGKILL 300 ms later: \(took)")
+        #expect(harness.logged("plugin 'stubborn' did not exit after SIGTERM; killing it"))
+    }
+
+    @Test func aWellBehavedPluginStopsOnShutdownAtOnce() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.shutdownGrace = .seconds(5)
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()], policy: policy)
+        try harness.show(try PluginLayouts.with([("echo", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let pid = try #require(pids(harness, "echo").first)
+        let started = ContinuousClock.now
+        harness.stop()
+        #expect(ContinuousClock.now - started < .seconds(4), "it exited on shutdown: no SIGTERM was needed")
+        #expect(!processIsAlive(pid))
+        #expect(!harness.logged("did not exit after SIGTERM"))
+    }
+
+    @Test func whatAPluginLeavesBehindIsKilledWithIt() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.leavesChild()])
+        let layout = try PluginLayouts.with([("leaver", "x")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let child = try #require(childPID(harness))
+        try harness.press(layout, page: 0, index: 0, tag: "exit")
+        #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } })
+        #expect(harness.wait { _ in !processIsAlive(child) }, "the child in its group went with it")
+        #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
+    }
+
+    @Test func titlesFollowTheLayoutAndTheProcess() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo(), TestPlugins.crashOnPress()])
+        let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("crashy", "c")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.filter { $0.state == "running" }.count == 2 })
+        try harness.press(layout, page: 0, index: 0, tag: "a")
+        try harness.press(layout, page: 0, index: 1, tag: "b")
+        #expect(harness.wait { $0.titles.count == 2 })
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["a tap", "b tap"])
+        // Slot 1 now holds another button; slot 0 still the same plugin's.
+        var moved = layout
+        moved.pages[0].buttons[1] = DeckButton(name: "Plain", action: .run(command: "true"))
+        try harness.show(moved)
+        #expect(harness.wait { $0.titles.count == 3 })
+        #expect(harness.record.withLock { $0.titles.last! == (0, 1, nil) })
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["a tap"])
+        // A process that ends takes its titles with it.
+        let pid = try #require(pids(harness, "echo").first)
+        kill(pid, SIGKILL)
+        #expect(harness.wait { $0.titles.count == 4 })
+        #expect(harness.record.withLock { $0.titles.last! == (0, 0, nil) })
+        #expect(harness.waitForLog("plugin 'echo' was ended by signal 9; starting it again in 40 ms"))
+    }
+
+    @Test func aFloodOfTitlesIsCoalesced() throws {
+        let plugin = TestPlugin.sh("flood", """
+            read -r hello
+            echo '{"type":"ready"}'
+            read -r buttons
+            i=0
+            while [ $i -lt 3000 ]; do echo "{\\"type\\":\\"setTitle\\",\\"page\\":0,\\"index\\":0,\\"title\\":\\"$i\\"}"; i=$((i+1)); done
+            exec sleep 100
+            """)
+        let harness = try PluginHarness(plugins: [plugin])
+        try harness.show(try PluginLayouts.with([("flood", "x")]))
+        #expect(harness.wait { $0.titles.last?.title == "2999" }, "the last title always arrives")
+        let sent = harness.record.withLock { $0.titles.count }
+        #expect(sent < 300, "3000 titles within a moment reach devices as a few: \(sent)")
+    }
+
+    @Test func pressesForPluginsThatAreNotThere() throws {
+        let broken = TestPlugin(id: "broken", script: "#!/bin/sh\n")
+        let harness = try PluginHarness(plugins: [broken])
+        try Data("id: broken\nexec: ./plugin\n".utf8).write(to: harness.folder.appending("broken/plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        let layout = try PluginLayouts.with([("ghost", "x"), ("broken", "y"), ("ghost", "z")])
+        try harness.show(layout)
+        try harness.show(layout)
+        try harness.press(layout, page: 0, index: 0, tag: "ghost")
+        try harness.press(layout, page: 0, index: 1, tag: "broken")
+        let results = harness.record.withLock { $0.results }
+        #expect(results["ghost"] == .unavailable("is not installed (looked in \(harness.folder.path))"))
+        guard case .unavailable(let reason)? = results["broken"] else {
+            Issue.record("broken: \(String(describing: results["broken"]))")
+            return
+        }
+        #expect(reason.hasPrefix("is unavailable: \(harness.folder.path)/broken/plugin.yaml:2:7: exec must be a list"))
+        let warnings = harness.record.withLock { $0.logs.filter { $0.message.hasPrefix("buttons of the live layout use plugin") } }
+        #expect(warnings.count == 2, "one warning per missing plugin, not one per layout change")
+        #expect(try harness.status("broken")?.state == "unavailable")
+    }
+
+    @Test func reloadRestartsAChangedPluginAndStartsNewOnes() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        let layout = try PluginLayouts.with([("echo", "x"), ("late", "y")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let first = try #require(pids(harness, "echo").first)
+        try harness.withManager { $0.reload() }
+        #expect(pids(harness, "echo") == [first], "an unchanged plugin keeps running")
+        try Data("id: echo\nname: Echo again\nexec: [./plugin]\n".utf8).write(to: harness.folder.appending("echo/plugin.yaml"))
+        try TestPlugins.echo("late").install(in: harness.folder.path)
+        try harness.withManager { $0.reload() }
+        #expect(harness.wait { _ in self.pids(harness, "echo").count == 2 && self.pids(harness, "late").count == 1 }, "\(harness.logText)")
+        #expect(!processIsAlive(first), "the old process was stopped first")
+        #expect(harness.wait { $0.logs.filter { $0.message.hasSuffix("is ready") }.count == 3 })
+    }
+
+    @Test func theCounterExampleCounts() throws {
+        let binary = try BuiltProducts.path("deck-plugin-counter")
+        let harness = try PluginHarness(plugins: [])
+        let folder = harness.folder.appending("counter")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("id: counter\nexec: [\(binary)]\n".utf8).write(to: folder.appendingPathComponent("plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        var layout = try PluginLayouts.with([("counter", "increment"), ("counter", "reset")])
+        layout.pages[0].buttons[2] = DeckButton(name: "By two", action: .plugin(id: "counter", command: "increment",
+                                                                                   settings: ["step": .int(2)]))
+        try harness.show(layout)
+        #expect(harness.wait { $0.titles.contains { $0.index == 2 && $0.title == "By two: 0" } }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "1")
+        #expect(harness.wait { $0.titles.contains { $0.index == 2 && $0.title == "By two: 1" } })
+        try harness.press(layout, page: 0, index: 2, phase: .down, tag: "2")
+        try harness.press(layout, page: 0, index: 2, phase: .up, tag: "3")
+        #expect(harness.wait { $0.titles.contains { $0.index == 0 && $0.title == "counter 0: 3" } }, "down counts, up does not")
+        try harness.press(layout, page: 0, index: 1, tag: "4")
+        #expect(harness.wait { $0.titles.last?.title == "By two: 0" })
+        #expect(!harness.record.withLock { $0.titles.contains { $0.index == 1 } }, "reset shows no count")
+    }
+}

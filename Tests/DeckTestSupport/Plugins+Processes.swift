@@ -1,0 +1,23 @@
+import Foundation
+
+/// Whether process `pid` is still running: a zombie (exited, not yet reaped
+/// by its parent) counts as gone, since it is only an entry in the table.
+public func processIsAlive(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")"),
+          let state = stat[close...].dropFirst(2).first else { return false }
+    return state != "Z"
+}
+
+/// The pids a log names as `started (pid N)` after `prefix` (such as
+/// `plugin 'counter'`), in order.
+public func startedPIDs(in log: String, after prefix: String) -> [Int32] {
+    var pids: [Int32] = []
+    var rest = Substring(log)
+    while let range = rest.range(of: prefix + " started (pid ") {
+        rest = rest[range.upperBound...]
+        if let pid = Int32(rest.prefix { $0.isNumber }) { pids.append(pid) }
+    }
+    return pids
+}

@@ -57,7 +57,7 @@ extension Bench {
                       unit: "edits/s", value: .init(single: floorRate), baselineLabel: "SQLite WAL FULL, 1 row/transaction (reference)",
                       baseline: .init(single: sqliteRate), higherIsBetter: true,
                       note: "batches of \(count) new files of the same \(snapshot.count) snapshot bytes: create, write, one syncfs, "
-                        + "rename, one folder fsync, retention's deletes; no host, no network: the most a file per generation allows"))
+                        + "rename, one folder fsync; no host, no network: the most a file per generation allows"))
         record(Figure(id: "edits.concurrent.latency", title: "concurrent edits, latency of one edit", unit: "µs",
                       value: .init(Samples(latencies)), baselineLabel: "one SQLite commit (reference)",
                       baseline: .init(Samples(commitLatencies))))

@@ -24,10 +24,10 @@ extension Bench {
                       value: .init(single: Double(connectedKB) / 1_024), note: "every device handshaken (welcome received)"))
         record(Figure(id: "footprint.perDevice", title: "resident memory per connected device", unit: "KB",
                       value: .init(single: perDevice), target: "≤ 40 KB", verdict: perDevice <= 40 ? .met : .missed))
-        record(Figure(id: "footprint.idleCPU", title: String(format: "CPU time, idle host, %.0f s", plan.idleSeconds), unit: "ms",
+        record(Figure(id: "footprint.idleCPU", title: String(format: "CPU time, idle host, %g s", plan.idleSeconds), unit: "ms",
                       value: .init(single: idleCPU), target: "0", verdict: idleCPU == 0 ? .met : .missed,
                       note: "all threads' schedstat (ns); \(idleWakeups) wake-ups in the window"))
-        record(Figure(id: "footprint.idleCPU256", title: String(format: "CPU time, idle host with %d devices, %.0f s",
+        record(Figure(id: "footprint.idleCPU256", title: String(format: "CPU time, idle host with %d devices, %g s",
                                                                 devices.count, plan.idleSeconds), unit: "ms",
                       value: .init(single: connectedCPU), target: "0", verdict: connectedCPU == 0 ? .met : .missed,
                       note: "\(connectedWakeups) wake-ups in the window"))

@@ -1,23 +1,26 @@
 import Glibc
 
 /// The durability floor: the fewest steps that put a file's bytes on disk
-/// atomically under its final name — a temporary file in the same folder,
-/// written, `fdatasync`ed, closed, renamed over the final name, then the
+/// atomically under a new final name — a temporary file in the same folder,
+/// written, `fdatasync`ed, closed, renamed to the final name, then the
 /// folder `fsync`ed. These are exactly the snapshot store's steps with
 /// nothing else around them (no encoding, no compression, no bookkeeping).
+/// Each write gets a name of its own, as each generation does: renaming over
+/// an existing file would also free the old one's blocks in the same journal
+/// commit, work the store does apart (retention deletes in the background).
 ///
 /// `fdatasync` as the store uses it: for a file just created it flushes its
 /// size too, so it gives the same guarantee as `fsync` here.
 package final class DurableFile {
     private let folder: String
-    private let finalPath: String
+    private let finalPrefix: String
     private let folderFD: Int32
     private var counter = 0
 
-    /// Writes go to `folder/name`; the folder must exist.
+    /// Writes go to `folder/name-N`, N counting up; the folder must exist.
     package init(folder: String, name: String) throws(BenchError) {
         self.folder = folder
-        finalPath = folder + "/" + name
+        finalPrefix = folder + "/" + name + "-"
         folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folderFD >= 0 else { throw .system("cannot open \(folder)", errno) }
     }
@@ -27,9 +30,10 @@ package final class DurableFile {
     /// The group-commit floor: `count` new files of `bytes` made durable
     /// together, as the snapshot store commits a batch — every temporary file
     /// written, one `syncfs` (each file's `fdatasync` where the kernel has
-    /// none), every file renamed to a new name, the folder flushed once —
-    /// then files beyond the newest `keep` deleted, as retention does.
-    package func writeBatch(_ bytes: [UInt8], count: Int, keep: Int = 100) throws(BenchError) {
+    /// none), every file renamed to a new name, the folder flushed once. (The
+    /// store's retention deletes old generations on another thread; the floor
+    /// leaves them.)
+    package func writeBatch(_ bytes: [UInt8], count: Int) throws(BenchError) {
         var files: [(fd: Int32, temporary: String, final: String)] = []
         defer { for file in files where file.fd >= 0 { close(file.fd) } }
         for _ in 0..<count {
@@ -37,7 +41,7 @@ package final class DurableFile {
             let temporary = folder + "/.tmp-batch-\(counter)"
             let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw .system("cannot create \(temporary)", errno) }
-            files.append((fd, temporary, folder + "/generation-\(counter)"))
+            files.append((fd, temporary, finalPrefix + String(counter)))
             try writeAll(fd, bytes, path: temporary)
         }
         if count > 1, let syncfs = DurableFile.syncfs {
@@ -53,10 +57,6 @@ package final class DurableFile {
             }
         }
         guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
-        for file in files {
-            let old = Int(file.final.split(separator: "-").last ?? "") ?? 0
-            if old > keep { unlink(folder + "/generation-\(old - keep)") }
-        }
     }
 
     /// `syncfs`, which Swift's Glibc module does not declare.
@@ -65,7 +65,7 @@ package final class DurableFile {
         return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
     }()
 
-    /// Puts `bytes` durably at the final path.
+    /// Puts `bytes` durably under the next final name.
     package func write(_ bytes: [UInt8]) throws(BenchError) {
         counter += 1
         let temporary = folder + "/.tmp-floor-\(counter)"
@@ -82,7 +82,7 @@ package final class DurableFile {
             throw .system("cannot flush \(temporary)", errno)
         }
         guard close(fd) == 0 else { throw .system("cannot close \(temporary)", errno) }
-        guard rename(temporary, finalPath) == 0 else { throw .system("cannot rename \(temporary)", errno) }
+        guard rename(temporary, finalPrefix + String(counter)) == 0 else { throw .system("cannot rename \(temporary)", errno) }
         guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
     }
 

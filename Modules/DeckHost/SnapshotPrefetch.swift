@@ -1,5 +1,6 @@
 import Dispatch
 import DeckSnapshots
+import DeckTransport
 import Synchronization
 
 /// Reads the newest snapshot of the profile start-up will try first while
@@ -17,13 +18,21 @@ final class SnapshotPrefetch: Sendable {
     private let result = Mutex<Result<SnapshotReading, SnapshotError>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
-    /// Starts reading `profile`'s newest snapshot on a background thread.
+    /// Starts reading `profile`'s newest snapshot on a thread of its own,
+    /// which ends with the read. (Not a Dispatch worker: an idle one lingers
+    /// and exits seconds later, a wake-up of an otherwise idle host.) If no
+    /// thread can be started, it reads on the calling thread.
     init(store: SnapshotStore, profile: String) {
         self.profile = profile
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        let read: @Sendable () -> Void = { [self] in
             let reading = Result { () throws(SnapshotError) in try store.newest(profile: profile) }
             result.withLock { $0 = reading }
             done.signal()
+        }
+        do {
+            try EventLoop.startThread(named: "deckd prefetch", read)
+        } catch {
+            read()
         }
     }
 

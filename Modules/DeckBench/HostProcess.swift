@@ -54,24 +54,40 @@ package final class HostProcess {
         return line.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
     }
 
-    /// CPU time of every thread, in ns (from each thread's schedstat, which
-    /// counts in nanoseconds where /proc/PID/stat counts in 10 ms ticks), and
-    /// how many times its threads went to sleep and were woken.
-    package func cpu() -> (nanoseconds: UInt64, wakeups: Int) {
+    /// What the host's threads have used so far.
+    package struct CPUUse {
+        /// Every live thread's CPU time, in ns (each thread's schedstat counts
+        /// in nanoseconds, where /proc/PID/stat counts in 10 ms ticks).
+        package var nanoseconds: UInt64
+        /// Times its live threads went to sleep and were woken again.
+        package var wakeups: Int
+        /// The live threads.
+        package var threads: Set<String>
+        /// The whole process's CPU time in clock ticks, exited threads included.
+        package var ticks: Int
+    }
+
+    /// The host's CPU use so far.
+    package func cpu() -> CPUUse {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/task")) ?? []
-        var total: UInt64 = 0
-        var wakeups = 0
+        var use = CPUUse(nanoseconds: 0, wakeups: 0, threads: Set(tasks), ticks: 0)
         for task in tasks {
             let base = "/proc/\(child.pid)/task/\(task)"
             if let line = try? String(contentsOfFile: base + "/schedstat", encoding: .utf8),
                let first = line.split(separator: " ").first, let ns = UInt64(first) {
-                total += ns
+                use.nanoseconds += ns
             }
             let status = (try? String(contentsOfFile: base + "/status", encoding: .utf8)) ?? ""
             for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches:") {
-                wakeups += line.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+                use.wakeups += line.split(separator: "\t").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
             }
         }
-        return (total, wakeups)
+        // Fields 14 and 15 (utime, stime) after the parenthesised command name.
+        if let stat = try? String(contentsOfFile: "/proc/\(child.pid)/stat", encoding: .utf8),
+           let close = stat.lastIndex(of: ")") {
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) { use.ticks = user + system }
+        }
+        return use
     }
 }

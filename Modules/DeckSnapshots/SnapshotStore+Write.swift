@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// The outcome of writing one or several generations.

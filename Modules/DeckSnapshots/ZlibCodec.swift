@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CZlib
 
 /// Why a gzip file could not be inflated. `damaged` is the file's fault (set

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "LockGate", targets: ["LockGate"]),
         .library(name: "DeckSnapshots", targets: ["DeckSnapshots"]),
         .library(name: "DeckProfiles", targets: ["DeckProfiles"]),
+        .library(name: "DeckCommandLine", targets: ["DeckCommandLine"]),
         .library(name: "DeckControl", targets: ["DeckControl"]),
         .executable(name: "deckctl", targets: ["deckctl"]),
         .executable(name: "deck-gestures", targets: ["deck-gestures"]),
@@ -55,8 +56,13 @@ let package = Package(
                 path: "Modules/DeckSnapshots", swiftSettings: strict),
         .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
                 path: "Modules/DeckProfiles", swiftSettings: strict),
-        .target(name: "DeckControl", dependencies: ["DeckProfiles"],
+        // deckctl's logic: the control-socket client, show's grid, watch, check.
+        .target(name: "DeckControl",
+                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport"],
                 path: "Modules/DeckControl", swiftSettings: strict),
+
+        // MARK: Command-line tools (no deck module; the parser both deckd and deckctl use)
+        .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
         // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
@@ -66,7 +72,7 @@ let package = Package(
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckPlugins", "DeckPluginKit", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -127,6 +133,12 @@ let package = Package(
                     dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
                                    "LockGate", "DeckTestSupport", "deckd"],
                     path: "Tests/DeckHostTests", swiftSettings: strict),
+        .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"],
+                    path: "Tests/DeckCommandLineTests", swiftSettings: strict),
+        .testTarget(name: "DeckControlTests",
+                    dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
+                                   "deckctl", "deckd"],
+                    path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

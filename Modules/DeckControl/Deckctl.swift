@@ -1,128 +1,90 @@
-import DeckProfiles
-import Foundation
+import DeckCommandLine
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The `deckctl` command line (CLI.md). This build has `check`, which works
-/// without a host; every other command says plainly that it is not available
-/// yet and exits 2, rather than pretending to do something.
+/// The `deckctl` command line (CLI.md): parses the arguments with the
+/// declarations of ``DeckctlCommands``, runs the command, and turns every
+/// failure into one sentence on standard error and the exit status.
 public enum Deckctl {
-    /// Runs deckctl with `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
-        var rest = arguments[...]
-        var json = false
-        while let first = rest.first, first.hasPrefix("-") {
-            rest = rest.dropFirst()
-            switch first {
-            case "-h", "--help":
-                console.out(help)
+    /// Runs deckctl with `arguments` (without the program name) and returns
+    /// the exit status. `environment` replaces the process's environment
+    /// variables (for the default control socket path).
+    public static func run(_ arguments: [String], console: Console = .standard,
+                           environment: [String: String]? = nil) -> Int32 {
+        let parsed: ParsedCommand
+        do {
+            switch try DeckctlCommands.parser.parse(arguments) {
+            case .help(let path):
+                console.out(HelpText.render(path))
                 return DeckctlExit.ok.rawValue
-            case "--json":
-                json = true
-            case "--control":
-                // Accepted now so scripts can pass it; only host commands use it.
-                guard rest.popFirst() != nil else { return usage("--control needs a PATH (the host's control socket)", console) }
-            case let option where option.hasPrefix("--control="):
-                continue
-            default:
-                return usage("unknown option '\(first)'", console)
+            case .run(let command):
+                parsed = command
             }
+        } catch {
+            return fail(.usage(error), console: console)
         }
-        guard let name = rest.popFirst() else { return usage("no command given", console) }
-        guard let command = DeckctlCommand.named(name) else {
-            return usage("unknown command '\(name)'", console)
+        let socket = parsed[DeckctlCommands.control]
+            ?? ControlSocket.defaultPath(environment: environment ?? ProcessEnvironment.variables, userID: getuid())
+        let invocation = Invocation(parsed: parsed, console: console, json: parsed[DeckctlCommands.json], socket: socket)
+        guard let handler = handlers[parsed.command.name] else {
+            return fail(.usage(parsed.error("\(parsed.command.name) has no implementation in this build")), console: console)
         }
-        if rest.contains("--help") || rest.contains("-h") {
-            console.out(commandHelp(command))
-            return DeckctlExit.ok.rawValue
+        do {
+            return try handler(invocation).rawValue
+        } catch {
+            return fail(error, console: console)
         }
-        guard command.available else {
-            console.err("deckctl: '\(name)' is not available yet: this build of deckctl has only 'check'; "
-                        + "the host commands arrive with the host daemon (deckd)")
-            return DeckctlExit.usage.rawValue
-        }
-        return check(Array(rest), json: json, console: console)
     }
 
-    /// `deckctl check FILE…`: every problem of every file, exit 65 if any.
-    static func check(_ arguments: [String], json: Bool, console: Console) -> Int32 {
-        var paths: [String] = []
-        var optionsDone = false
-        var json = json
-        for argument in arguments {
-            if !optionsDone && argument == "--" {
-                optionsDone = true
-            } else if !optionsDone && argument == "--json" {
-                json = true
-            } else if !optionsDone && argument.hasPrefix("-") && argument != "-" {
-                return usage("check has no option '\(argument)'", console, command: "check")
-            } else {
-                paths.append(argument)
-            }
-        }
-        guard !paths.isEmpty else { return usage("check needs at least one FILE", console, command: "check") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var failed = false
-        for result in ProfileCheck.check(paths: paths) {
-            if result.problems.isEmpty {
-                if !json { console.out("\(result.path): ok") }
-                continue
-            }
-            failed = true
-            for problem in result.problems {
-                if json, let data = try? encoder.encode(problem) {
-                    console.out(String(decoding: data, as: UTF8.self))
-                } else {
-                    console.out(problem.description)
-                }
-            }
-        }
-        return (failed ? DeckctlExit.problems : DeckctlExit.ok).rawValue
+    /// One sentence (and a refused reload's problems) on standard error; the exit status.
+    static func fail(_ error: DeckctlError, console: Console) -> Int32 {
+        console.err("deckctl: \(error)")
+        for line in error.problemLines { console.err(line) }
+        return error.exitStatus.rawValue
     }
 
-    /// One sentence on stderr saying what is wrong and where to look; exit 2.
-    static func usage(_ problem: String, _ console: Console, command: String? = nil) -> Int32 {
-        let helpCommand = command.map { "deckctl \($0) --help" } ?? "deckctl --help"
-        console.err("deckctl: \(problem); run '\(helpCommand)' for usage")
-        return DeckctlExit.usage.rawValue
+    typealias Handler = @Sendable (Invocation) throws(DeckctlError) -> DeckctlExit
+
+    /// What runs each command of ``DeckctlCommands/root``, by name (a test
+    /// checks that every declared command has one).
+    static let handlers: [String: Handler] = [
+        "status": status, "show": show, "profiles": profiles, "use": use, "set": set, "clear": clear,
+        "move": move, "press": press, "lock": lock, "unlock": unlock, "reload": reload,
+        "snapshots": snapshots, "restore": restore, "export": export, "pair": pair, "unpair": unpair,
+        "devices": devices, "watch": watch, "check": check, "completion": completion,
+    ]
+}
+
+/// One run of a command: what was parsed, where to write, and where the host is.
+struct Invocation {
+    let parsed: ParsedCommand
+    let console: Console
+    /// `--json`: print the host's reply lines as received.
+    let json: Bool
+    /// The control socket's path.
+    let socket: String
+
+    /// A connection to the host; with `--json`, every reply is printed as it comes.
+    func connect() throws(DeckctlError) -> ControlSession {
+        let session = try ControlSession(socket: socket)
+        if json { session.echo = console.out }
+        return session
     }
 
-    static let help: String = {
-        let width = 12
-        let commands = DeckctlCommand.all.map { command in
-            let pad = String(repeating: " ", count: max(1, width - command.name.count))
-            return "  " + command.name + pad + command.summary + (command.available ? "" : " (not available yet)")
-        }
-        return """
-            usage: deckctl [--control PATH] [--json] COMMAND [ARGS]
+    /// Prints `lines` unless `--json` printed the reply already.
+    func say(_ lines: String...) {
+        say(lines)
+    }
 
-            Controls the deck host (deckd) and checks profile files.
-            This build has 'check' only; the other commands arrive with the host daemon.
+    /// Prints `lines` unless `--json` printed the reply already.
+    func say(_ lines: [String]) {
+        guard !json else { return }
+        lines.forEach(console.out)
+    }
 
-            commands:
-            \(commands.joined(separator: "\n"))
-
-            options:
-              --control PATH  the host's control socket
-              --json          print results as JSON, one object per line
-              -h, --help      show this help; 'deckctl COMMAND --help' for one command
-
-            exit status: 0 done, 1 the host refused, 2 usage, 3 no host answering,
-            65 check found problems
-            """
-    }()
-
-    static func commandHelp(_ command: DeckctlCommand) -> String {
-        guard command.available else {
-            return "usage: deckctl \(command.synopsis)\n\n\(command.summary).\nNot available yet in this build of deckctl."
-        }
-        return """
-            usage: deckctl check FILE…
-
-            Checks profile files without a running host and prints every problem
-            as FILE:LINE:COLUMN: message (with --json, one {"file","line","column","message"}
-            object per line), or FILE: ok for a good file.
-
-            exit status: 0 every file is good, 65 some file has a problem, 2 usage
-            """
+    /// A usage error of this command.
+    func usage(_ problem: String) -> DeckctlError {
+        .usage(parsed.error(problem))
     }
 }

@@ -1,3 +1,4 @@
+import DeckCommandLine
 import Glibc
 
 /// `deckd`'s `main`: parses the command line, blocks the signals the host
@@ -6,16 +7,7 @@ public enum Deckd {
     /// Runs `deckd` with this process's command line and environment.
     public static func main() -> Int32 {
         keepInheritedDescriptorsFromChildren()
-        var environment: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return main(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+        return main(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.variables)
     }
 
     /// Marks every descriptor deckd inherited beyond its standard streams
@@ -45,7 +37,8 @@ public enum Deckd {
         case .success(.run(let configuration)):
             return Host.run(configuration, environment: environment).rawValue
         case .failure(let error):
-            let line = "deckd: \(error); run 'deckd --help' for usage\n"
+            // The sentence already ends by pointing at `deckd --help` or at the option meant.
+            let line = "deckd: \(error)\n"
             _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
             return error.exitStatus.rawValue
         }

@@ -1,9 +1,9 @@
+import DeckCommandLine
 import DeckTransport
 
-/// The command line of `deckd` (CLI.md), parsed in one place.
-///
-/// Kept apart from the rest of the host so that a shared option parser can
-/// replace it later without touching anything else.
+/// The command line of `deckd` (CLI.md), declared once with DeckCommandLine:
+/// the parser, `deckd --help` and the usage errors all come from
+/// ``HostArguments/command``, as deckctl's do from its declarations.
 public enum HostArguments {
     /// What a command line asks for.
     public enum Parsed: Sendable, Equatable {
@@ -16,133 +16,147 @@ public enum HostArguments {
     /// Parses `arguments` (without the program name). Options take their value
     /// as the next argument or after `=` (`--keep 20`, `--keep=20`).
     ///
-    /// - Throws: ``HostError/usage(_:)`` with one sentence for a bad option.
+    /// - Throws: ``HostError/usage(_:)`` with one sentence for a bad option
+    ///   that ends by pointing at `deckd --help` (or at the option meant).
     public static func parse(_ arguments: [String], environment: [String: String]) throws(HostError) -> Parsed {
-        var configuration = HostConfiguration.defaults(environment: environment)
-        var pluginsGiven = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            func value(_ what: String) throws(HostError) -> String {
-                if let inline { return inline }
-                guard index < arguments.count else { throw .usage("\(name) needs \(what)") }
-                index += 1
-                return arguments[index - 1]
-            }
-            func flag() throws(HostError) {
-                if inline != nil { throw .usage("\(name) takes no value") }
-            }
-            switch name {
-            case "-h", "--help":
+        let parsed: ParsedCommand
+        do {
+            switch try CommandLineParser(command).parse(arguments) {
+            case .help:
                 return .help(helpText)
-            case "--layouts": configuration.layouts = try nonEmpty(try value("a folder"), name)
-            case "--state": configuration.state = try nonEmpty(try value("a folder"), name)
-            case "--profile": configuration.profile = try nonEmpty(try value("a profile name"), name)
-            case "--listen":
-                let address = try value("HOST:PORT, such as 127.0.0.1:7531")
-                do {
-                    _ = try Endpoint(tcp: address)
-                } catch {
-                    throw .usage("--listen: \(error)")
-                }
-                configuration.listen = address
-            case "--no-tcp":
-                try flag()
-                configuration.listen = nil
-            case "--control": configuration.control = try nonEmpty(try value("a socket path"), name)
-            case "--plugins":
-                // Given folders replace the default; given again, they add up.
-                let folder = try nonEmpty(try value("a folder"), name)
-                configuration.plugins = (pluginsGiven ? configuration.plugins : []) + [folder]
-                pluginsGiven = true
-            case "--opener": configuration.opener = try nonEmpty(try value("a command"), name)
-            case "--lock-probe": configuration.lockProbe = try nonEmpty(try value("a shell command"), name)
-            case "--keep": configuration.keep = try number(try value("a number"), name, atLeast: 1)
-            case "--max-message": configuration.maxMessage = try number(try value("a number of bytes"), name, atLeast: 64)
-            case "--max-connections": configuration.maxConnections = try number(try value("a number"), name, atLeast: 1)
-            case "--require-token":
-                try flag()
-                configuration.requireToken = true
-            case "--log-level":
-                let text = try value("one of debug, info, warning, error")
-                guard let level = LogLevel(rawValue: text) else {
-                    throw .usage("--log-level must be one of debug, info, warning, error, not '\(text)'")
-                }
-                configuration.logLevel = level
-            case "--hello-timeout":
-                configuration.helloTimeout = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
-            case "--lock-probe-interval":
-                configuration.lockProbeInterval = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
-            case "--plugin-restart-delay":
-                let delay = Duration.milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
-                configuration.pluginPolicy.firstRestartDelay = delay
-                configuration.pluginPolicy.maximumRestartDelay = max(delay, .milliseconds(1)) * 60
-            case "--plugin-ready-timeout":
-                configuration.pluginPolicy.readyTimeout = .milliseconds(try number(try value("milliseconds"), name, atLeast: 1))
-            case "--max-running-actions":
-                configuration.maxRunningActions = try number(try value("a number"), name, atLeast: 1)
-            case "--max-queued-actions":
-                configuration.maxQueuedActions = try number(try value("a number"), name, atLeast: 0)
-            default:
-                if argument.hasPrefix("-") { throw .usage("unknown option '\(name)'") }
-                throw .usage("unexpected argument '\(argument)' (deckd takes options only)")
+            case .run(let command):
+                parsed = command
             }
+        } catch {
+            throw .usage(error.description)
         }
-        if arguments.contains("--no-tcp"), arguments.contains(where: { $0 == "--listen" || $0.hasPrefix("--listen=") }) {
-            throw .usage("--listen and --no-tcp cannot be used together; choose one")
+        var configuration = HostConfiguration.defaults(environment: environment)
+        configuration.layouts = parsed[layouts] ?? configuration.layouts
+        configuration.state = parsed[state] ?? configuration.state
+        configuration.profile = parsed[profile] ?? configuration.profile
+        configuration.listen = parsed[noTCP] ? nil : parsed[listen] ?? configuration.listen
+        configuration.control = parsed[control] ?? configuration.control
+        // Given folders replace the default one; given again, they add up.
+        let pluginFolders = parsed.all(plugins)
+        configuration.plugins = pluginFolders.isEmpty ? configuration.plugins : pluginFolders
+        configuration.opener = parsed[opener] ?? configuration.opener
+        configuration.lockProbe = parsed[lockProbe] ?? configuration.lockProbe
+        configuration.keep = parsed[keep] ?? configuration.keep
+        configuration.maxMessage = parsed[maxMessage] ?? configuration.maxMessage
+        configuration.maxConnections = parsed[maxConnections] ?? configuration.maxConnections
+        configuration.requireToken = parsed[requireToken]
+        configuration.logLevel = parsed[logLevel] ?? configuration.logLevel
+        configuration.helloTimeout = parsed[helloTimeout].map { .milliseconds($0) } ?? configuration.helloTimeout
+        configuration.lockProbeInterval = parsed[lockProbeInterval].map { .milliseconds($0) } ?? configuration.lockProbeInterval
+        if let milliseconds = parsed[pluginRestartDelay] {
+            let delay = Duration.milliseconds(milliseconds)
+            configuration.pluginPolicy.firstRestartDelay = delay
+            configuration.pluginPolicy.maximumRestartDelay = max(delay, .milliseconds(1)) * 60
         }
+        configuration.pluginPolicy.readyTimeout = parsed[pluginReadyTimeout].map { .milliseconds($0) }
+            ?? configuration.pluginPolicy.readyTimeout
+        configuration.maxRunningActions = parsed[maxRunningActions] ?? configuration.maxRunningActions
+        configuration.maxQueuedActions = parsed[maxQueuedActions] ?? configuration.maxQueuedActions
         return .run(configuration)
     }
 
-    private static func nonEmpty(_ text: String, _ option: String) throws(HostError) -> String {
-        if text.isEmpty { throw .usage("\(option) needs a value that is not empty") }
-        return text
-    }
-
-    private static func number(_ text: String, _ option: String, atLeast minimum: Int) throws(HostError) -> Int {
-        guard let value = Int(text), value >= minimum else {
-            throw .usage("\(option) needs a whole number of at least \(minimum), not '\(text)'")
-        }
-        return value
-    }
-
     /// `deckd --help`.
-    public static let helpText = """
-        deckd — the deck host daemon: serves your button layouts to phones and tablets.
+    public static var helpText: String { HelpText.render([command]) }
 
-        usage: deckd [--layouts DIR] [--state DIR] [--profile NAME]
-                     [--listen HOST:PORT | --no-tcp] [--control PATH]
-                     [--plugins DIR] [--opener COMMAND] [--lock-probe COMMAND] [--keep N]
-                     [--max-message BYTES] [--max-connections N] [--require-token]
-                     [--log-level debug|info|warning|error]
+    // MARK: The declaration
 
-          --layouts DIR        profile YAML files (default $XDG_CONFIG_HOME/deckd/layouts)
-          --state DIR          snapshots, device tokens, last profile (default $XDG_STATE_HOME/deckd)
-          --profile NAME       profile to serve (default: the last live one, else default, else the first)
-          --listen HOST:PORT   where devices connect (default 127.0.0.1:7531; 0.0.0.0:7531 for the network)
-          --no-tcp             serve the control socket only
-          --control PATH       control socket for deckctl (default $XDG_RUNTIME_DIR/deckd/control.sock,
-                               else /tmp/deckd-UID/control.sock)
-          --plugins DIR        a plugins folder (default $XDG_DATA_HOME/deckd/plugins); give it again
-                               to serve several folders
-          --opener COMMAND     opens `open` buttons (default xdg-open); gets the target as its argument
-          --lock-probe COMMAND run every 2 s; printing true/1/locked/yes locks the host
-          --keep N             snapshot generations kept per profile (default 100)
-          --max-message BYTES  longest line a client may send (default 1048576)
-          --max-connections N  connections per listener (default 256)
-          --require-token      every TCP device needs a token, loopback too (for tunnels and proxies)
-          --log-level LEVEL    debug, info (default), warning or error
-          -h, --help           this help
+    static let layouts = Option<String>("layouts", value: "DIR", help: "profile YAML files (default $XDG_CONFIG_HOME/deckd/layouts)",
+                                        completion: .directory, validate: notEmpty)
+    static let state = Option<String>("state", value: "DIR",
+                                      help: "snapshots, device tokens, last profile (default $XDG_STATE_HOME/deckd)",
+                                      completion: .directory, validate: notEmpty)
+    static let profile = Option<String>("profile", value: "NAME",
+                                        help: "profile to serve (default: the last live one, else default, else the first)",
+                                        validate: notEmpty)
+    static let listen = Option<String>("listen", value: "HOST:PORT",
+                                       help: "where devices connect (default 127.0.0.1:7531; 0.0.0.0:7531 for the network)",
+                                       validate: endpoint)
+    static let noTCP = Flag("no-tcp", help: "serve the control socket only")
+    static let control = Option<String>("control", value: "PATH",
+                                        help: "control socket for deckctl (default $XDG_RUNTIME_DIR/deckd/control.sock, "
+                                            + "else /tmp/deckd-UID/control.sock)",
+                                        completion: .file, validate: notEmpty)
+    static let plugins = Option<String>("plugins", value: "DIR",
+                                        help: "a plugins folder (default $XDG_DATA_HOME/deckd/plugins); several are searched in order",
+                                        repeatable: true, completion: .directory, validate: notEmpty)
+    static let opener = Option<String>("opener", value: "COMMAND",
+                                       help: "opens `open` buttons (default xdg-open); gets the target as its argument",
+                                       validate: notEmpty)
+    static let lockProbe = Option<String>("lock-probe", value: "COMMAND",
+                                          help: "run every 2 s; printing true/1/locked/yes locks the host", validate: notEmpty)
+    static let keep = Option<Int>("keep", value: "N", help: "snapshot generations kept per profile (default 100)",
+                                  validate: atLeast(1))
+    static let maxMessage = Option<Int>("max-message", value: "BYTES", help: "longest line a client may send (default 1048576)",
+                                        validate: atLeast(64))
+    static let maxConnections = Option<Int>("max-connections", value: "N", help: "connections per listener (default 256)",
+                                            validate: atLeast(1))
+    static let requireToken = Flag("require-token",
+                                   help: "every TCP device needs a token, loopback too (for tunnels and proxies)")
+    static let logLevel = Option<LogLevel>("log-level", value: "debug|info|warning|error",
+                                           help: "the least important lines logged (default info)")
+    // For tests: a fast hello timeout and lock probe.
+    static let helloTimeout = Option<Int>("hello-timeout", value: "MS", help: "time to hello, in milliseconds",
+                                          hidden: true, validate: atLeast(1))
+    static let lockProbeInterval = Option<Int>("lock-probe-interval", value: "MS", help: "lock probe period, in milliseconds",
+                                               hidden: true, validate: atLeast(1))
+    // For tests: plugin supervision timings and the action queue's bounds.
+    static let pluginRestartDelay = Option<Int>("plugin-restart-delay", value: "MS", help: "first plugin restart delay",
+                                                hidden: true, validate: atLeast(1))
+    static let pluginReadyTimeout = Option<Int>("plugin-ready-timeout", value: "MS", help: "time a plugin has to say ready",
+                                                hidden: true, validate: atLeast(1))
+    static let maxRunningActions = Option<Int>("max-running-actions", value: "N", help: "run and open actions at once",
+                                               hidden: true, validate: atLeast(1))
+    static let maxQueuedActions = Option<Int>("max-queued-actions", value: "N", help: "actions waiting for a place",
+                                              hidden: true, validate: atLeast(0))
 
-        Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or
-        SIGINT stops it cleanly, SIGHUP re-reads the profile files. Exit status: 0 clean
-        stop, 1 runtime failure, 2 bad options, 78 bad configuration with nothing to serve.
-        """
+    /// deckd's one declaration. A later option wins over an earlier one
+    /// (`deckd $DEFAULTS --listen 0.0.0.0:7531`), as deckd always did.
+    static let command: CommandSpec = {
+        var command = CommandSpec(
+            "deckd", summary: "the deck host daemon",
+            discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
+            options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
+                      maxConnections, requireToken, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
+                      pluginReadyTimeout, maxRunningActions, maxQueuedActions],
+            groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all")],
+            notes: [("running", """
+                        Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \
+                        cleanly, SIGHUP re-reads the profile files.
+                        """),
+                    ("exit status", """
+                        0   clean stop
+                        1   runtime failure
+                        2   bad options
+                        78  bad configuration with nothing to serve
+                        """)])
+        command.repeatedOptions = .lastWins
+        return command
+    }()
+
+    private static func notEmpty(_ text: String) -> String? {
+        text.isEmpty ? "must not be empty" : nil
+    }
+
+    private static func atLeast(_ minimum: Int) -> @Sendable (Int) -> String? {
+        { $0 >= minimum ? nil : "must be a whole number of at least \(minimum)" }
+    }
+
+    private static func endpoint(_ text: String) -> String? {
+        do {
+            _ = try Endpoint(tcp: text)
+            return nil
+        } catch {
+            guard case let .invalidAddress(_, reason) = error, !reason.hasPrefix("expected HOST:PORT") else {
+                return "must be HOST:PORT, as in 127.0.0.1:7531"
+            }
+            return "must be HOST:PORT (\(reason))"
+        }
+    }
 }
+
+extension LogLevel: ArgumentChoice {}

@@ -62,9 +62,10 @@ struct DeckctlCheckTests {
         ([], "deckctl: no command given; run 'deckctl --help' for usage"),
         (["frobnicate"], "deckctl: unknown command 'frobnicate'; run 'deckctl --help' for usage"),
         (["--verbose", "check", "x"], "deckctl: unknown option '--verbose'; run 'deckctl --help' for usage"),
-        (["--control"], "deckctl: --control needs a PATH (the host's control socket); run 'deckctl --help' for usage"),
+        (["--control"], "deckctl: --control needs a value: --control PATH; run 'deckctl --help' for usage"),
         (["check"], "deckctl: check needs at least one FILE; run 'deckctl check --help' for usage"),
         (["check", "-q", "x.yaml"], "deckctl: check has no option '-q'; run 'deckctl check --help' for usage"),
+        (["chekc", "x.yaml"], "deckctl: unknown command 'chekc'; did you mean 'check'?"),
     ])
     func usageErrorsExit2WithOneSentence(_ arguments: [String], _ message: String) {
         let result = Self.run(arguments)
@@ -73,22 +74,18 @@ struct DeckctlCheckTests {
         #expect(result.out.isEmpty)
     }
 
-    @Test(arguments: ["status", "show", "profiles", "use", "set", "clear", "move", "press", "lock", "unlock", "reload",
-                      "snapshots", "restore", "export", "pair", "unpair", "devices", "watch"])
-    func hostCommandsSayTheyAreNotAvailableYet(_ command: String) {
-        let result = Self.run(["--control", "/tmp/none.sock", command, "0"])
-        #expect(result.status == 2)
-        #expect(result.err.count == 1 && result.err[0].contains("'\(command)' is not available yet"))
-        let help = Self.run([command, "--help"])
-        #expect(help.status == 0 && help.out.joined().contains("Not available yet"))
-    }
-
     @Test func helpListsEveryCommand() {
         let result = Self.run(["--help"])
         #expect(result.status == 0)
         let text = result.out.joined(separator: "\n")
-        for command in ["status", "check", "watch", "export"] { #expect(text.contains("  \(command) ")) }
+        for command in ["status", "check", "watch", "export", "completion"] { #expect(text.contains("  \(command) ")) }
         #expect(Self.run(["check", "--help"]).out.joined().contains("FILE:LINE:COLUMN"))
+    }
+
+    @Test func jsonMayComeAfterTheCommand() throws {
+        let broken = Fixtures.directory.appendingPathComponent("syntax.yaml").path
+        let result = Self.run(["check", "--json", broken])
+        #expect(result.status == 65 && result.out.count == 1 && result.out[0].hasPrefix("{"))
     }
 
     @Test func optionsEndAtDoubleDash() {

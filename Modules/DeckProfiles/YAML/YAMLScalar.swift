@@ -66,3 +66,15 @@ package enum YAMLScalarError: Error, Hashable, Sendable, CustomStringConvertible
         }
     }
 }
+
+extension YAMLScalar {
+    /// What `text` means written as a plain (unquoted) YAML 1.1 scalar, as
+    /// plugin settings in a profile are typed: `2` an integer, `yes` true,
+    /// `~` null, `1.5` a float, anything else a string. For `deckctl set
+    /// --setting K=V`, so that a setting means the same on the command line
+    /// as in a file.
+    package static func plain(_ text: String) -> Result<YAMLScalar, YAMLScalarError> {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { resolve($0, plain: true, tag: nil) }
+    }
+}

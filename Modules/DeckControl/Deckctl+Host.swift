@@ -1,0 +1,108 @@
+import DeckCommandLine
+import DeckProtocol
+
+/// The control requests (PROTOCOL.md §7): status, profiles, use, lock,
+/// unlock, reload, snapshots, restore, pair, unpair, devices.
+extension Deckctl {
+    @Sendable static func status(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let status = try hostStatus(run)
+        run.say(HostText.status(status))
+        return .ok
+    }
+
+    @Sendable static func devices(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let status = try hostStatus(run)
+        run.say(HostText.devices(status))
+        return .ok
+    }
+
+    @Sendable static func profiles(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let reply = try run.connect().request(.profiles)
+        guard case let .profiles(_, active, profiles)? = reply.message else { throw unexpected(reply, "profiles") }
+        if run.parsed[C.names] {
+            run.say(profiles.map(\.name))
+        } else {
+            run.say(HostText.profiles(active: active, profiles))
+        }
+        return .ok
+    }
+
+    @Sendable static func use(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let name = try required(run, C.profileName)
+        let reply = try run.connect().request(.useProfile(name: name))
+        run.say("the live layout is now profile '\(Label.clean(name))'\(revision(of: reply))")
+        return .ok
+    }
+
+    @Sendable static func lock(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        _ = try run.connect().request(.lock)
+        run.say("locked: devices cannot edit or press until 'deckctl unlock'")
+        return .ok
+    }
+
+    @Sendable static func unlock(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        _ = try run.connect().request(.unlock)
+        run.say("unlocked: devices can edit and press again")
+        return .ok
+    }
+
+    @Sendable static func reload(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let reply = try run.connect().request(.reload)
+        run.say("reloaded the profile files\(revision(of: reply))")
+        return .ok
+    }
+
+    @Sendable static func snapshots(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let reply = try run.connect().request(.snapshots(profile: run.parsed[C.snapshotProfile]))
+        guard case let .snapshots(_, profile, snapshots)? = reply.message else { throw unexpected(reply, "snapshots") }
+        run.say(HostText.snapshots(profile: profile ?? run.parsed[C.snapshotProfile], snapshots))
+        return .ok
+    }
+
+    @Sendable static func restore(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let generation = try required(run, C.generation)
+        let reply = try run.connect().request(.restore(generation: generation))
+        run.say("restored snapshot \(generation) as the live layout\(revision(of: reply))")
+        return .ok
+    }
+
+    @Sendable static func pair(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let name = try required(run, C.deviceName)
+        let reply = try run.connect().request(.pair(name: name))
+        guard case let .paired(_, paired, token)? = reply.message else { throw unexpected(reply, "paired") }
+        run.say("paired '\(Label.clean(paired))'; its token is:",
+                "  \(Label.clean(token))",
+                "Enter it in the device's app; deckctl cannot show it again. Pairing the same name",
+                "again replaces the token; 'deckctl unpair NAME' revokes it.")
+        return .ok
+    }
+
+    @Sendable static func unpair(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let name = try required(run, C.deviceName)
+        _ = try run.connect().request(.unpair(name: name))
+        run.say("unpaired '\(Label.clean(name))'; its token no longer works and its connections were closed")
+        return .ok
+    }
+
+    // MARK: Helpers
+
+    static func hostStatus(_ run: Invocation) throws(DeckctlError) -> HostStatus {
+        let reply = try run.connect().request(.status)
+        guard case let .status(_, status)? = reply.message else { throw unexpected(reply, "status") }
+        return status
+    }
+
+    static func required<Value>(_ run: Invocation, _ argument: Argument<Value>) throws(DeckctlError) -> Value {
+        do throws(CommandLineError) {
+            return try run.parsed.required(argument)
+        } catch {
+            throw .usage(error)
+        }
+    }
+
+    /// A reply of another type than the request's: a host that does not follow the protocol.
+    static func unexpected(_ reply: HostLine, _ expected: String) -> DeckctlError {
+        .failed("the host answered with '\(reply.message?.type ?? reply.text)' instead of '\(expected)'; "
+                + "is deckd the same version as deckctl?")
+    }
+}

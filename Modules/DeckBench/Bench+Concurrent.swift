@@ -41,6 +41,7 @@ extension Bench {
             let start = BenchClock.now(), stop = start + UInt64(window * 1e9)
             while BenchClock.now() < stop {
                 try disk.writeBatch(snapshot, count: count)
+                disk.removeOld()
                 floorEdits += count
             }
             floorSeconds += Double(BenchClock.now() - start) / 1e9

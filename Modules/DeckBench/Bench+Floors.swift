@@ -43,7 +43,11 @@ extension Bench {
                 for _ in 0..<durableEvery { echoes.append(try Self.roundTrip(echoClient, request)) }
                 return try Self.roundTrip(echoClient, request)
             },
-            { try BenchClock.time { try disk.write(snapshot) } },
+            {
+                let elapsed = try BenchClock.time { try disk.write(snapshot) }
+                disk.removeOld()
+                return elapsed
+            },
             { try Self.roundTrip(bothClient, request) },
         ])
         let echo = Samples(echoes.suffix(plan.echo.count) + samples[0].sorted)

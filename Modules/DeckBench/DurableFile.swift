@@ -16,6 +16,8 @@ package final class DurableFile {
     private let finalPrefix: String
     private let folderFD: Int32
     private var counter = 0
+    /// Final names written and not yet removed, oldest first.
+    private var written: [String] = []
 
     /// Writes go to `folder/name-N`, N counting up; the folder must exist.
     package init(folder: String, name: String) throws(BenchError) {
@@ -55,8 +57,18 @@ package final class DurableFile {
             guard rename(files[index].temporary, files[index].final) == 0 else {
                 throw .system("cannot rename \(files[index].temporary)", errno)
             }
+            written.append(files[index].final)
         }
         guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
+    }
+
+    /// Deletes all but the newest `keep` files written, as the store's
+    /// retention does. Callers run it outside the timed part, as the store
+    /// runs retention on another thread.
+    package func removeOld(keep: Int = 100) {
+        guard written.count > keep else { return }
+        for path in written.prefix(written.count - keep) { unlink(path) }
+        written.removeFirst(written.count - keep)
     }
 
     /// `syncfs`, which Swift's Glibc module does not declare.
@@ -83,6 +95,7 @@ package final class DurableFile {
         }
         guard close(fd) == 0 else { throw .system("cannot close \(temporary)", errno) }
         guard rename(temporary, finalPrefix + String(counter)) == 0 else { throw .system("cannot rename \(temporary)", errno) }
+        written.append(finalPrefix + String(counter))
         guard fsync(folderFD) == 0 else { throw .system("cannot flush \(folder)", errno) }
     }
 

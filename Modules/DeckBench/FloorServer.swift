@@ -91,6 +91,7 @@ package final class FloorServer: Sendable {
                     guard (try? client.send(broadcast)) != nil else { return }
                 }
             }
+            file?.removeOld()  // after the answer, as the store's retention runs beside the host's replies
         }
     }
 }

@@ -14,7 +14,7 @@ extension Bench {
         ])
         let load = Figure.Value(samples[0])
         let ratio = samples[0].median / max(samples[1].median, 1e-9)
-        record(Figure(id: "profile.load", title: "profile load, 1,000 pages × 12", unit: "ms", value: load,
+        record(Figure(id: "profile.load", title: "profile load, \(plan.largePages) pages × 12", unit: "ms", value: load,
                       baselineLabel: "bare libyaml event scan (floor)", baseline: .init(samples[1]),
                       target: "≤ 2× the scan at the median", verdict: ratio <= 2 ? .met : .missed,
                       note: "\(bytes.count / 1_000) KB, \(events) libyaml events, \(large.layout.buttonCount) buttons"))

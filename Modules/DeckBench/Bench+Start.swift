@@ -48,7 +48,7 @@ extension Bench {
                                  Samples(resumeCPU).median)))
         record(Figure(id: "footprint.rssLarge", title: "resident memory, large profile live", unit: "MB",
                       value: .init(single: Double(residentKB) / 1_024),
-                      note: "just after ready with the 1,000-page profile (informative; the target is for the desk profile)"))
+                      note: "just after ready with the \(plan.largePages)-page profile (informative; the target is for the desk profile)"))
     }
 
     func measureStatus(deckd: String, deckctl: String?) throws {

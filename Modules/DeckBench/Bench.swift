@@ -29,7 +29,7 @@ package final class Bench {
         machine = Machine.current(folder: work.path)
         deskYAML = GeneratedProfiles.large(pages: 4).replacingOccurrences(of: "name: large", with: "name: desk")
         desk = try DeckProfile.parse(deskYAML, file: "desk.yaml")
-        largeYAML = Array(GeneratedProfiles.large().utf8)
+        largeYAML = Array(GeneratedProfiles.large(pages: plan.largePages).utf8)
         large = try DeckProfile.parse(largeYAML, file: "large.yaml")
     }
 

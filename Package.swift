@@ -93,6 +93,12 @@ let package = Package(
         .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit"],
                           path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
+        // MARK: Benchmark (`make bench`; not a library: it measures the others)
+        .target(name: "DeckBench",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "CLinux"],
+                path: "Modules/DeckBench", swiftSettings: strict),
+        .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
                 path: "Tests/DeckTestSupport", swiftSettings: strict),
@@ -115,6 +121,8 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckTestSupport", "deck-bench"],
+                    path: "Tests/DeckBenchTests", swiftSettings: strict),
         .testTarget(name: "DeckPluginKitTests", dependencies: ["DeckPluginKit", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckPluginKitTests", swiftSettings: strict),
         .testTarget(name: "DeckPluginsTests",

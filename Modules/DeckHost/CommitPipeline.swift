@@ -13,6 +13,11 @@
 /// arrive together share fsyncs. When nothing is waiting, an outcome without
 /// a write is performed at once.
 ///
+/// The host may *hold* the next batch for a moment (``hold()`` /
+/// ``release()``): writes keep queuing and go as one batch when released. It
+/// does so right after a batch, while devices that were just acknowledged are
+/// about to send their next edits (HostCore+Gather.swift).
+///
 /// A swift-nio style state machine: inputs return actions that the host
 /// performs; nothing here does I/O, so tests drive it directly.
 struct CommitPipeline<Payload, Write, Receipt> {
@@ -47,6 +52,7 @@ struct CommitPipeline<Payload, Write, Receipt> {
     private var entries: [Entry] = []
     private var front = 0
     private var writing = 0
+    private var holding = false
 
     init(maximumBatch: Int = 256) {
         self.maximumBatch = max(1, maximumBatch)
@@ -58,6 +64,24 @@ struct CommitPipeline<Payload, Write, Receipt> {
     var isEmpty: Bool { count == 0 }
     /// True while a batch is with the writer.
     var isWriting: Bool { writing > 0 }
+    /// True while queued writes wait for ``release()``.
+    var isHolding: Bool { holding }
+    /// True when writes wait for the writer (behind a batch, or held).
+    var hasQueuedWrites: Bool {
+        entries[front...].contains { if case .queued = $0.stage { true } else { false } }
+    }
+
+    /// From now on, queued writes wait for ``release()`` instead of going to
+    /// the writer as soon as it is free.
+    mutating func hold() {
+        holding = true
+    }
+
+    /// Ends a ``hold()``: what is queued goes to the writer if it is free.
+    mutating func release() -> [Action] {
+        holding = false
+        return writing == 0 ? nextBatch() : []
+    }
 
     /// Adds an outcome; `write` is the generation it needs on disk first.
     mutating func submit(_ payload: Payload, write: Write? = nil) -> [Action] {
@@ -67,7 +91,7 @@ struct CommitPipeline<Payload, Write, Receipt> {
             return []
         }
         entries.append(Entry(payload: payload, write: write, stage: .queued))
-        return writing == 0 ? nextBatch() : []
+        return writing == 0 && !holding ? nextBatch() : []
     }
 
     /// The writer finished the batch: `receipts` for the leading writes that
@@ -96,7 +120,7 @@ struct CommitPipeline<Payload, Write, Receipt> {
             }
         }
         var actions = drainReady()
-        if writing == 0 { actions += nextBatch() }
+        if writing == 0 && !holding { actions += nextBatch() }
         return actions
     }
 

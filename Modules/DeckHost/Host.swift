@@ -43,23 +43,34 @@ public enum Host {
         var notices = store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
         if let tokenWarning { notices.append(tokenWarning) }
-        let catalog: ProfileCatalog
-        do {
-            catalog = try ProfileFolder(path: configuration.layouts).scan()
-        } catch {
-            throw .configuration(error.description)
-        }
-        for problem in catalog.problems { logger.warning(problem.description) }
-        let searchPath = environment["PATH"]
-        let plugins = PluginCatalog.scan(folders: configuration.plugins, searchPath: searchPath)
         var last: String?
         do {
             last = try store.lastProfile()
         } catch {
             notices.append(error.description)
         }
-        let plan = try StartupPlan.make(explicit: configuration.profile, last: last, catalog: catalog,
-                                        folder: configuration.layouts, store: store)
+        let highest = try ProfileResolver.highestRevision(in: store)
+        // The first profile the plan resolves, read while the folder is parsed.
+        let prefetch = SnapshotPrefetch(store: store, profile: configuration.profile ?? last ?? "default")
+        let catalog: ProfileCatalog
+        do {
+            catalog = try ProfileFolder(path: configuration.layouts).scan()
+        } catch {
+            _ = prefetch.wait()
+            throw .configuration(error.description)
+        }
+        for problem in catalog.problems { logger.warning(problem.description) }
+        let searchPath = environment["PATH"]
+        let plugins = PluginCatalog.scan(folders: configuration.plugins, searchPath: searchPath)
+        let plan: StartupPlan
+        do {
+            plan = try StartupPlan.make(explicit: configuration.profile, last: last, catalog: catalog,
+                                        folder: configuration.layouts, store: store, highest: highest, prefetched: prefetch)
+        } catch {
+            _ = prefetch.wait()
+            throw error
+        }
+        _ = prefetch.wait()
         notices += plan.notices
         for notice in notices { logger.warning(notice) }
         if let generation = plan.generation {

@@ -45,6 +45,7 @@ extension HostCore: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
+        heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         let word: String
         switch reason {

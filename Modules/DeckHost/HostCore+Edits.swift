@@ -34,6 +34,8 @@ extension HostCore {
     /// before `ok`, then the layout to everyone (§5).
     private func edit(_ message: ClientMessage, from session: Session) {
         let id = session.connection.id
+        // After this edit is queued: a device the next batch waits for has now sent (HostCore+Gather.swift).
+        defer { heard(from: id) }
         var layout = head.layout
         let change: EditChange?
         do throws(DeckModelError) {

@@ -48,6 +48,7 @@ extension HostCore {
             self?.finishStoppingIfReady()
         }
         for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
+        releaseGather()
         finishStoppingIfReady()
         guard !stopped else { return }
         loop.schedule(after: .milliseconds(1500)) { [weak self] in

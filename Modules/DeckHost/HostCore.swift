@@ -39,6 +39,9 @@ final class HostCore {
     var tokens: TokenStore
     var limiter = FailedAttemptLimiter()
     var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
+    /// Which devices the next batch waits for (HostCore+Gather.swift).
+    var gather = BatchGather()
+    var gatherTimer: LoopTimer?
     /// Sentences for `status` (corrupt snapshots set aside, start-up decisions); the newest 20.
     var notices: [String] = []
     var listeners: [Listener] = []
@@ -83,18 +86,21 @@ final class HostCore {
 
     /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
     func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, from session: Session? = nil) {
-        handle(pipeline.submit(outcome, write: write))
+        if write != nil { gather.queuedWrite(from: session?.connection.id) }
+        handlePipeline(pipeline.submit(outcome, write: write))
+        if write != nil { armGatherTimer() }
         if let session, pipeline.count >= throttleHigh, !session.throttled {
             session.throttled = true
             session.updateReading()
         }
     }
 
-    private func handle(_ actions: [CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>.Action]) {
+    func handlePipeline(_ actions: [CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>.Action]) {
         var rolledBack = false
         for action in actions {
             switch action {
             case .write(let batch):
+                gather.batchStarted(count: batch.count)
                 let bound = self.bound
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
@@ -113,6 +119,7 @@ final class HostCore {
             // Nothing half-applied: everything not on disk is forgotten, and
             // every client is shown the layout that is.
             head = committed
+            gather.queueDropped()
             perform(.broadcastLayout)
         }
         if pipeline.count < throttleLow {
@@ -126,7 +133,9 @@ final class HostCore {
     private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
         for notice in commit.notices { note(notice.message, level: .warning) }
         if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
-        handle(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
+        if !stopping, gather.batchFinished(now: .now) { pipeline.hold() }
+        handlePipeline(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
+        armGatherTimer()
         finishStoppingIfReady()
     }
 

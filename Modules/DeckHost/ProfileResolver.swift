@@ -20,10 +20,15 @@ enum ProfileResolver {
     /// Resolves `name` against a scan of the layouts folder and the snapshot
     /// store; nil when the profile has neither a valid file nor a snapshot.
     /// Runs on the disk thread.
-    static func resolve(_ name: String, catalog: ProfileCatalog, store: SnapshotStore) throws(HostError) -> ProfileResolution? {
+    static func resolve(_ name: String, catalog: ProfileCatalog, store: SnapshotStore,
+                        prefetched: SnapshotPrefetch? = nil) throws(HostError) -> ProfileResolution? {
         let reading: SnapshotReading
         do {
-            reading = try store.newest(profile: name)
+            if let prefetched, prefetched.profile == name {
+                reading = try prefetched.wait().get()
+            } else {
+                reading = try store.newest(profile: name)
+            }
         } catch {
             throw .runtime("could not read the snapshots of '\(name)': \(error)")
         }
@@ -59,7 +64,9 @@ enum ProfileResolver {
     }
 
     /// The highest revision any profile's newest snapshot holds: the host's
-    /// revision survives restarts and only grows.
+    /// revision survives restarts and only grows. Taken before any snapshot
+    /// is read: reading sets a damaged newest file aside, and the revision
+    /// it carried (clients may have seen it) must still count.
     static func highestRevision(in store: SnapshotStore) throws(HostError) -> Int {
         do {
             var highest = 0
@@ -87,12 +94,14 @@ struct StartupPlan: Sendable {
     /// (`--profile`), else the last live one, else `default`, else the first
     /// valid one by name; one that cannot be served is skipped unless it was
     /// named explicitly. A folder with no profile files at all serves an
-    /// empty `default` layout.
+    /// empty `default` layout. `highest` is
+    /// ``ProfileResolver/highestRevision(in:)``, taken before any snapshot was
+    /// read; `prefetched` is the first candidate's snapshot reading, started
+    /// before the folder was scanned (``SnapshotPrefetch``).
     ///
     /// - Throws: ``HostError/configuration(_:)`` when nothing can be served.
     static func make(explicit: String?, last: String?, catalog: ProfileCatalog, folder: String,
-                     store: SnapshotStore) throws(HostError) -> StartupPlan {
-        let highest = try ProfileResolver.highestRevision(in: store)
+                     store: SnapshotStore, highest: Int, prefetched: SnapshotPrefetch? = nil) throws(HostError) -> StartupPlan {
         var candidates: [String] = []
         if let explicit {
             candidates = [explicit]
@@ -103,7 +112,9 @@ struct StartupPlan: Sendable {
         }
         var notices: [String] = []
         for name in candidates {
-            guard let resolution = try ProfileResolver.resolve(name, catalog: catalog, store: store) else { continue }
+            guard let resolution = try ProfileResolver.resolve(name, catalog: catalog, store: store, prefetched: prefetched) else {
+                continue
+            }
             notices += resolution.notices
             if let resumed = resolution.resumed, resumed.revision >= highest {
                 let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout, source: resolution.source)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A coding key for any string, so decoders can see every key an object has.
 struct AnyCodingKey: CodingKey {

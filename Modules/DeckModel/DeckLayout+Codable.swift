@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DeckButton: Codable {
     private enum CodingKeys: String, CodingKey { case name, icon, action }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Profile names as folder names under `STATE/snapshots/`, reversibly.
 ///
@@ -21,7 +25,11 @@ public enum ProfileFolderName {
             throw .invalidProfileName(name: profile, reason: "the name is empty")
         }
         var encoded = ""
-        for scalar in profile.precomposedStringWithCanonicalMapping.unicodeScalars {
+        // NFC through the standard library (`_nfcCodeUnits`, which String's own
+        // comparison uses): Foundation's precomposedStringWithCanonicalMapping
+        // would link all of Foundation, with ICU, into deckd (~MBs resident).
+        let normalized = String(decoding: profile._nfcCodeUnits, as: UTF8.self)
+        for scalar in normalized.unicodeScalars {
             if keeps(scalar, first: encoded.isEmpty) {
                 encoded.unicodeScalars.append(scalar)
             } else {

@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The profile file a snapshot's layout started from: its name and a content
 /// hash, so the host can tell at start whether the file changed since (PROFILE.md §5).

@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a snapshot's JSON was not accepted, as the tail of a notice sentence.
 struct DocumentProblem: Error {

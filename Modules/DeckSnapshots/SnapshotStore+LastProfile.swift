@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `STATE/last-profile.json`: which profile was live when the host last
 /// changed it, so a restart resumes that one. `{"profile":"NAME"}`, written

@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The newest intact generation of a profile and what was found on the way to it.
 public struct SnapshotReading: Sendable {

@@ -1,5 +1,9 @@
 import DeckModel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// The outcome of writing one or several generations.
@@ -147,7 +151,7 @@ extension SnapshotStore {
             let header = SnapshotHeader(
                 profile: entry.profile, generation: generation, revision: entry.revision,
                 time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
-            let gzip = try ZlibCodec.gzip(SnapshotDocument.encode(header, layout: entry.layout, reusing: entry.encodedLayout))
+            let gzip = try state.deflater.gzip(SnapshotDocument.encode(header, layout: entry.layout, reusing: entry.encodedLayout))
             let name = Self.fileName(generation: generation)
             files.append(PendingFile(folder: folder, header: header, finalName: name,
                                      finalPath: filePath(folder, name: name), gzip: gzip))

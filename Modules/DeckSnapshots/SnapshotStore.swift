@@ -153,6 +153,8 @@ struct StoreState: Sendable {
     var marker: String??
     /// Profile folders known to exist, so a write skips `mkdir`.
     var existingFolders: Set<String> = []
+    /// The deflate stream every write reuses (see ``GzipDeflater``).
+    let deflater = GzipDeflater()
 }
 
 /// The generation numbers present in one profile folder.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// The `time` field: ISO 8601 in UTC to the second, `2026-11-29T16:40:00Z`.

@@ -1,0 +1,48 @@
+import DeckTestSupport
+import Foundation
+
+/// What `deck-bench` does: parse the options, run, print the table, write results.json.
+public enum BenchCommand {
+    /// Runs the command line `arguments` (without the program name) and
+    /// returns the exit status: 0 after a run (whatever the figures), 2 for
+    /// bad arguments, 1 when the run could not start or results could not be written.
+    public static func main(_ arguments: [String]) -> Int32 {
+        let options: BenchOptions
+        do {
+            switch try BenchOptions.parse(arguments) {
+            case .help:
+                print(BenchOptions.usage)
+                return 0
+            case .run(let parsed): options = parsed
+            }
+        } catch {
+            FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))
+            return 2
+        }
+        if let path = options.largeProfile {
+            do {
+                try GeneratedProfiles.large().write(toFile: path, atomically: true, encoding: .utf8)
+                return 0
+            } catch {
+                FileHandle.standardError.write(Data("deck-bench: cannot write \(path): \(error)\n".utf8))
+                return 1
+            }
+        }
+        do {
+            let start = BenchClock.now()
+            let date = Date()
+            let bench = try Bench(options: options)
+            let figures = bench.run()
+            let seconds = BenchClock.microseconds(since: start) / 1e6
+            print(Report.table(figures, machine: bench.machine, quick: options.quick, seconds: seconds))
+            let output = URL(fileURLWithPath: options.output)
+            try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(Report.json(figures, machine: bench.machine, quick: options.quick, seconds: seconds, date: date)).write(to: output)
+            print("results written to \(options.output)")
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

@@ -259,7 +259,9 @@ struct PluginHostTests {
             try device.expectPong()
             slowest = max(slowest, ContinuousClock.now - started)
         }
-        #expect(slowest < .seconds(1), "pings stay prompt while one plugin floods and another does not read: \(slowest)")
+        // A host blocked on the deaf plugin's full pipe would never answer again;
+        // the bound is loose so a loaded CI machine cannot make this flake.
+        #expect(slowest < .seconds(5), "pings keep being answered while one plugin floods and another does not read: \(slowest)")
         _ = try device.next { $0 == .buttonState(page: 0, index: 1, title: "still talking") }
         #expect(host.waitForLog("plugin 'deaf' is not reading its input"))
         #expect(host.waitForLog("plugin 'noisy' sent a line the host cannot use"))

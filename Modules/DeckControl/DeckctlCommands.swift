@@ -106,7 +106,7 @@ enum DeckctlCommands {
         options: [snapshotProfile])
 
     static let generation = Argument<Int>("GENERATION", help: "the snapshot's generation (see 'deckctl snapshots')",
-                                          validate: notNegative)
+                                          validate: { $0 >= 0 ? nil : "must be 0 or more (a generation that 'deckctl snapshots' lists)" })
     static let restore = CommandSpec(
         "restore", summary: "goes back to a snapshot",
         discussion: "Makes a snapshot the live layout again, as a new revision; the layout it replaces stays in the history.",

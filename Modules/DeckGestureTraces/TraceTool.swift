@@ -26,8 +26,8 @@ public enum TraceTool {
         usage: deck-gestures replay TRACE.json…
                deck-gestures check DIR|TRACE.json…
 
-        replay  runs each trace and prints its callbacks as JSON lines
-                (with several traces, a {"trace", "file"} line comes before each)
+        replay  runs each trace and prints its callbacks as JSON lines, one
+                trace after the other (nothing but callbacks is printed)
         check   compares each trace's callbacks with its "expect": prints one
                 line per failing trace, then "N passed, N failed"; exits 1 when
                 any trace failed or could not be read. A folder means every
@@ -66,11 +66,9 @@ public enum TraceTool {
         var result = Result()
         for file in files {
             do {
+                // Callbacks only, even for several traces (GESTURES.md §3): a
+                // line between traces would not be a callback.
                 let trace = try Trace.load(path: file)
-                if files.count > 1 {
-                    result.output += TraceValue.object([TraceField("trace", .string(trace.name)),
-                                                        TraceField("file", .string(file))]).json + "\n"
-                }
                 for line in try trace.replay() { result.output += line.json + "\n" }
             } catch {
                 result.errors += "deck-gestures: \(error)\n"

@@ -66,11 +66,11 @@ struct ManifestReader {
 
     // MARK: Keys
 
-    /// The pairs of `mapping` by key; reports keys that are unknown (with a
-    /// suggestion for a typo), not plain names, or given twice. Keys starting
-    /// with `x-` are ignored when `extensions` is true (a place for anchors,
-    /// as in profiles). Returns the keys suggested for typos too, so a
-    /// "needs exec" does not repeat "did you mean 'exec'?".
+    /// The pairs of `mapping` by key; reports keys that are unknown (worded
+    /// as a profile's are, PROFILE.md §4), not plain names, or given twice.
+    /// Keys starting with `x-` are ignored when `extensions` is true (a place
+    /// for anchors, as in profiles). Returns the keys typos stand for too, so
+    /// 'exce' is not followed by "needs exec" as well.
     private mutating func fields<K: CaseIterable & RawRepresentable<String> & Hashable>(
         of mapping: YAMLNode, in context: String, as _: K.Type, extensions: Bool = false
     ) -> (found: [K: Pair], suggested: Set<K>) {
@@ -92,12 +92,10 @@ struct ManifestReader {
                 continue
             }
             if extensions && text.hasPrefix("x-") { continue }
-            var message = "unknown key '\(text)' in \(context) (expected \(names.joined(separator: ", ")))"
             if let closest = KeySuggestion.closest(to: text, among: names), let key = K(rawValue: closest) {
-                message += "; did you mean '\(closest)'?"
                 suggested.insert(key)
             }
-            report(message, at: pair.key)
+            report("unknown key '\(text)' in \(context) (expected \(names.joined(separator: ", ")))", at: pair.key)
         }
         return (found, suggested)
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Checks profile files without a running host: what `deckctl check` does.
 public enum ProfileCheck {
     /// The outcome for one file.
@@ -13,24 +19,52 @@ public enum ProfileCheck {
     /// Checks each file, in the order given. Besides each file's own problems,
     /// a file in the same folder as an earlier one with the same profile name
     /// gets a problem too, because the host would refuse one of them.
+    /// A file named twice (`layouts/*.yaml layouts/desk.yaml`) is the same
+    /// file, not a second one sharing its name: files and folders are told
+    /// apart by their real paths, not by how they are spelled.
     public static func check(paths: [String]) -> [Result] {
         var owners: [String: String] = [:]
+        var done: [String: Result] = [:]
         return paths.map { path in
-            let outcome: (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)
-            do throws(DeckProfilesError) {
-                outcome = DeckProfile.read(try ProfileFile.readProfileBytes(path), file: path)
-            } catch {
-                return Result(path: path, problems: error.problems, profile: nil)
+            let real = realPath(path)
+            if let real, let earlier = done[real] {
+                let problems = earlier.problems.map { problem in
+                    var named = problem
+                    named.file = path
+                    return named
+                }
+                return Result(path: path, problems: problems, profile: earlier.profile)
             }
-            guard let profile = outcome.profile else { return Result(path: path, problems: outcome.problems, profile: nil) }
-            let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            let key = folder + "\u{0}" + profile.name
-            guard let owner = owners[key] else {
-                owners[key] = path
-                return Result(path: path, problems: [], profile: profile)
-            }
-            let problem = FileProblem.sharedName(profile.name, in: path, at: outcome.nameMark, owner: owner)
-            return Result(path: path, problems: [problem], profile: nil)
+            let result = checkOne(path, realPath: real, owners: &owners)
+            if let real { done[real] = result }
+            return result
         }
+    }
+
+    /// One file not seen before: its own problems, or the name it shares with
+    /// an earlier file of its folder.
+    private static func checkOne(_ path: String, realPath real: String?, owners: inout [String: String]) -> Result {
+        let outcome: (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)
+        do throws(DeckProfilesError) {
+            outcome = DeckProfile.read(try ProfileFile.readProfileBytes(path), file: path)
+        } catch {
+            return Result(path: path, problems: error.problems, profile: nil)
+        }
+        guard let profile = outcome.profile else { return Result(path: path, problems: outcome.problems, profile: nil) }
+        let folder = (real ?? path).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let key = folder + "\u{0}" + profile.name
+        guard let owner = owners[key] else {
+            owners[key] = path
+            return Result(path: path, problems: [], profile: profile)
+        }
+        let problem = FileProblem.sharedName(profile.name, in: path, at: outcome.nameMark, owner: owner)
+        return Result(path: path, problems: [problem], profile: nil)
+    }
+
+    /// The canonical absolute path of an existing file, or nil.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -177,6 +177,7 @@ extension ProfileReader {
 
     private mutating func readPageTarget(_ pair: Pair) -> PageTarget? {
         let node = pair.value
+        if document.isPlaceholder(node) { return nil }
         if node.kind == .scalar {
             if document.textIs(node, "next") { return .next }
             if document.textIs(node, "previous") { return .previous }

@@ -4,8 +4,8 @@ extension ProfileReader {
     /// one for a typo), keys that are not plain names, and keys given twice.
     /// Keys for which `skip` is true are ignored silently.
     ///
-    /// Returns the keys suggested for typos, so the caller can leave out a
-    /// "needs a name" that would only repeat "did you mean 'name'?".
+    /// Returns the keys that typos stand for, so the caller can leave out a
+    /// "needs a name" that the unknown 'nmae' already explains.
     mutating func fields<K: ProfileKeys>(
         of mapping: YAMLNode, in context: String, as type: K.Type, expected: String? = nil,
         skip: (String) -> Bool = { _ in false }, visit: (K, Pair) -> Void
@@ -46,7 +46,9 @@ extension ProfileReader {
     }
 
     /// Reports keys that do not belong: `unknown key 'nmae' in button
-    /// (expected name, icon, action); did you mean 'name'?`. Returns the keys suggested.
+    /// (expected name, icon, action)`, worded exactly as PROFILE.md §4 shows
+    /// it (no "did you mean": the expected keys are listed right there).
+    /// Returns the keys that typos stand for.
     mutating func reportUnknown<K: ProfileKeys>(
         _ pairs: [Pair], in context: String, candidates: [K], expected: String? = nil,
         skip: (String) -> Bool = { _ in false }
@@ -56,12 +58,10 @@ extension ProfileReader {
             let name = document.text(pair.key)
             if skip(name) { continue }
             let names = candidates.map(\.rawValue)
-            var message = "unknown key '\(name)' in \(context) (expected \(expected ?? names.joined(separator: ", ")))"
             if let closest = KeySuggestion.closest(to: name, among: names), let key = K(rawValue: closest) {
-                message += "; did you mean '\(closest)'?"
                 suggested.append(key)
             }
-            report(message, at: pair.key)
+            report("unknown key '\(name)' in \(context) (expected \(expected ?? names.joined(separator: ", ")))", at: pair.key)
         }
         return suggested
     }

@@ -22,7 +22,10 @@ struct ProfileReader {
         problems = document.problems
     }
 
+    /// Adds a problem at `node`, unless `node` stands in for an alias that
+    /// could not be resolved: that alias is already the problem there.
     mutating func report(_ message: String, at node: YAMLNode) {
+        if document.isPlaceholder(node) { return }
         problems.append(document.problem(message, at: node))
     }
 
@@ -40,13 +43,15 @@ struct ProfileReader {
     }
 
     private mutating func readProfile(defaultName: String) -> DeckProfile? {
+        let empty = "the file is empty; a profile needs at least a pages: list"
         guard let root = document.root else {
-            if problems.isEmpty { problems.append(document.problem("the file is empty; a profile needs at least a pages: list", at: YAMLMark(line: 1, column: 1))) }
+            if problems.isEmpty { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
             return nil
         }
         guard root.kind == .mapping else {
             if document.isNull(root) {
-                report("the file is empty; a profile needs at least a pages: list", at: root)
+                // A problem of the whole file, so at 1:1 like an empty one, not at the `~` after `---`.
+                if !document.isPlaceholder(root) { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
             } else {
                 report("a profile must be a mapping with name, slotsPerPage and pages, not \(root.kindDescription)", at: root)
             }
@@ -109,6 +114,7 @@ struct ProfileReader {
     private mutating func readPages(_ pair: Pair) -> [DeckPage]? {
         let node = pair.value
         guard node.kind == .sequence else {
+            if document.isPlaceholder(node) { return nil }
             let shown = document.isNull(node) ? "nothing" : node.kindDescription
             report("pages must be a list of pages, not \(shown)", at: document.isNull(node) ? pair.key : node)
             return nil

@@ -63,6 +63,8 @@ struct DeckctlCommandLineTests {
          "deckctl: set needs one of --run, --open, --page, --profile or --plugin (what the button does); run 'deckctl set --help' for usage"),
         (["use"], "deckctl: use needs NAME; run 'deckctl use --help' for usage"),
         (["restore", "latest"], "deckctl: GENERATION must be a whole number, not 'latest'; run 'deckctl restore --help' for usage"),
+        (["restore", "-1"],
+         "deckctl: GENERATION must be 0 or more (a generation that 'deckctl snapshots' lists), not '-1'; run 'deckctl restore --help' for usage"),
         (["completion", "zsh"],
          "deckctl: SHELL must be bash, the one shell deckctl writes completion for, not 'zsh'; run 'deckctl completion --help' for usage"),
         (["--columns", "4", "show"], "deckctl: --columns is an option of show and goes after it; did you mean 'deckctl show --columns'?"),

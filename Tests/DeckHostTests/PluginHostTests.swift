@@ -313,7 +313,7 @@ struct PluginHostTests {
         let status = try control.status()
         #expect(status.plugins == [
             PluginStatus(id: "broken", state: "unavailable", message: host.root.path
-                + "/plugins/broken/plugin.yaml:2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'exec'?"),
+                + "/plugins/broken/plugin.yaml:2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands)"),
             PluginStatus(id: "good", state: "stopped"),
         ], "good is not started: no button uses it")
         #expect(status.problems.contains { $0.file.hasSuffix("/plugins/broken/plugin.yaml") && $0.line == 2 && $0.column == 1 })

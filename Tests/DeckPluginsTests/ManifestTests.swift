@@ -82,7 +82,7 @@ import Testing
         ("- id: x\n", ["1:1: a plugin manifest must be a mapping with id, name, version, protocol, exec and commands, not a list"]),
         ("id: x\nexec: [run\n", ["3:1: did not find expected ',' or ']', while parsing a flow sequence that starts at line 2, column 7 (YAML syntax)"]),
         // Keys
-        ("id: x\nexce: [run]\n", ["2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'exec'?"]),
+        ("id: x\nexce: [run]\n", ["2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands)"]),
         ("id: x\nexec: [run]\nauthor: me\n", ["3:1: unknown key 'author' in plugin manifest (expected id, name, version, protocol, exec, commands)"]),
         ("id: x\nexec: [run]\nid: y\n", ["3:1: key 'id' is given twice (first at line 1)"]),
         ("id: x\nexec: [run]\n[a]: 1\n", ["3:1: keys in a plugin manifest must be plain names, not a list"]),
@@ -110,7 +110,7 @@ import Testing
         ("id: x\nexec: [no-such-program-anywhere]\n", ["2:8: exec: 'no-such-program-anywhere' is neither in the plugin's folder (FOLDER) nor on PATH"]),
         // commands
         ("id: x\nexec: [run]\ncommands: {increment: {}}\n", ["3:11: commands must be a list such as [{name: increment}], not a mapping"]),
-        ("id: x\nexec: [run]\ncommands:\n  - {nmae: a}\n", ["4:6: unknown key 'nmae' in command (expected name, title); did you mean 'name'?"]),
+        ("id: x\nexec: [run]\ncommands:\n  - {nmae: a}\n", ["4:6: unknown key 'nmae' in command (expected name, title)"]),
         ("id: x\nexec: [run]\ncommands:\n  - {title: T}\n", ["4:5: command needs a name"]),
         ("id: x\nexec: [run]\ncommands:\n  - {name: a}\n  - a\n", ["5:5: command 'a' is listed twice (first at line 4)"]),
         ("id: x\nexec: [run]\ncommands: [~]\n", ["3:12: a command must be a mapping such as {name: increment}, not nothing"]),
@@ -118,7 +118,7 @@ import Testing
         ("id: bad id\nexec: run\nnmae: X\n", [
             "1:5: plugin id 'bad id' may only hold letters, digits, '.', '_' and '-', and must start with a letter or digit",
             "2:7: exec must be a list of the program and its arguments (argv form, no shell), not a string; write exec: [run]",
-            "3:1: unknown key 'nmae' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'name'?",
+            "3:1: unknown key 'nmae' in plugin manifest (expected id, name, version, protocol, exec, commands)",
         ]),
     ])
     func problems(_ yaml: String, _ expected: [String]) throws {
@@ -130,9 +130,9 @@ import Testing
     @Test func aTypoIsNotAlsoMissing() throws {
         let folder = try Folder()
         #expect(folder.problems("id: x\nexe: [run]\n")
-            == ["2:1: unknown key 'exe' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'exec'?"])
+            == ["2:1: unknown key 'exe' in plugin manifest (expected id, name, version, protocol, exec, commands)"])
         #expect(folder.problems("ID: x\nexec: [run]\n")
-            == ["1:1: unknown key 'ID' in plugin manifest (expected id, name, version, protocol, exec, commands); did you mean 'id'?"])
+            == ["1:1: unknown key 'ID' in plugin manifest (expected id, name, version, protocol, exec, commands)"])
     }
 
     @Test func loadReadsTheFile() throws {

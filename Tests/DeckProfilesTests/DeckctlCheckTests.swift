@@ -135,3 +135,26 @@ extension DeckctlCheckTests {
         #expect(result.out == ["\(first): ok", "\(second):2:7: profile name 'desk' is already used by \(first); give one of them another name"])
     }
 }
+
+extension DeckctlCheckTests {
+    @Test func oneFileNamedTwiceIsNotAClashWithItself() throws {
+        let folder = try TemporaryDirectory(prefix: "profiles-check")
+        let desk = folder.appending("desk.yaml").path
+        try "pages: []\n".write(toFile: desk, atomically: true, encoding: .utf8)
+        let again = folder.path + "/./desk.yaml"
+        let result = Self.run(["check", desk, again, desk])
+        #expect(result.status == 0)
+        #expect(result.out == ["\(desk): ok", "\(again): ok", "\(desk): ok"])
+    }
+
+    @Test func aFolderSpelledTwoWaysIsStillOneFolder() throws {
+        let folder = try TemporaryDirectory(prefix: "profiles-check")
+        let first = folder.appending("desk.yaml").path
+        try "pages: []\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "name: desk\npages: []\n".write(toFile: folder.appending("copy.yaml").path, atomically: true, encoding: .utf8)
+        let second = folder.path + "//copy.yaml"
+        let result = Self.run(["check", first, second])
+        #expect(result.status == 65)
+        #expect(result.out.last == "\(second):1:7: profile name 'desk' is already used by \(first); give one of them another name")
+    }
+}

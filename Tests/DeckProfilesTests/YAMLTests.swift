@@ -230,6 +230,15 @@ struct YAMLTests {
         #expect(Self.dictionary(document, try #require(document.root)) == ["a": "1"])
     }
 
+    @Test func aByteOrderMarkLeavesTheFirstLinesColumnsAlone() throws {
+        let document = YAMLDocument.parse([0xEF, 0xBB, 0xBF] + Array("a: 1\r\nb: 2\n".utf8), file: "t.yaml")
+        #expect(document.problems.isEmpty)
+        let root = try #require(document.root)
+        #expect(Self.dictionary(document, root) == ["a": "1", "b": "2"])
+        #expect(document.pairs(root).map(\.key.mark.column) == [1, 1])
+        #expect(YAMLDocument.countEvents([0xEF, 0xBB, 0xBF] + Array("a: 1\nb: 2\n".utf8)) == 10)
+    }
+
     @Test func nullScalars() throws {
         let document = Self.parse("a: ~\nb: null\nc:\nd: NULL\ne: !!null x\nf: '~'\ng: Nul\n")
         let root = try #require(document.root)

@@ -36,11 +36,21 @@ extension YAMLDocument {
                 file: file, line: 1, column: 1, message: "the file is larger than \(maxBytes >> 20) MiB"))
             return builder.document
         }
-        let encoding = EncodingCheck(bytes, maxProblems: limits.maxEncodingProblems)
+        let body = withoutByteOrderMark(bytes)
+        let encoding = EncodingCheck(body, maxProblems: limits.maxEncodingProblems)
         builder.document.problems = encoding.problems(file: file)
-        let input = encoding.repaired ?? bytes
+        let input = encoding.repaired ?? body
         builder.run(input)
         return builder.document
+    }
+
+    /// `bytes` without a leading UTF-8 byte-order mark. The parser is told the
+    /// input is UTF-8 (so UTF-16 is an error), and then libyaml no longer drops
+    /// the mark itself: its scanner skips it as a character, the first line's
+    /// keys land one column to the right, and `name: a` followed by `pages: []`
+    /// becomes a syntax error. Dropping it here keeps columns as editors count them.
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
     }
 }
 
@@ -75,7 +85,7 @@ extension YAMLDocument {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }
-        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+        return withoutByteOrderMark(bytes).withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress else { return 2 }  // stream start and end
             yaml_parser_set_input_string(&parser, base, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)

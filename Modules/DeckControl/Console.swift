@@ -12,17 +12,24 @@ public struct Console: Sendable {
     public var out: @Sendable (String) -> Void
     /// Writes one line (without its newline) of errors.
     public var err: @Sendable (String) -> Void
+    /// True when results go to a person at a terminal rather than to a pipe
+    /// or a file: only then does deckctl add reassurance such as `FILE: ok`,
+    /// so that a script reading the output sees nothing but results.
+    public var interactive: Bool
 
     /// A console from two line writers.
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                interactive: Bool = false) {
         self.out = out
         self.err = err
+        self.interactive = interactive
     }
 
     /// The process's standard output and standard error, written unbuffered
     /// with `write(2)`, one whole line at a time under a lock, so nothing is
     /// lost when the process exits and no line is ever cut in half (``exitBetweenLines(status:)``).
-    public static let standard = Console(out: { writeLine($0, to: 1) }, err: { writeLine($0, to: 2) })
+    public static let standard = Console(out: { writeLine($0, to: 1) }, err: { writeLine($0, to: 2) },
+                                         interactive: isatty(1) == 1)
 
     /// Held while a line is written to the standard streams.
     private static let lineLock = Mutex(())

@@ -38,8 +38,14 @@ public enum Deckctl {
     }
 
     /// One sentence (and a refused reload's problems) on standard error; the exit status.
+    /// A refusal is the host's `CODE: message` as CLI.md shows it; deckctl's own
+    /// errors (usage, no host) say they are deckctl's.
     static func fail(_ error: DeckctlError, console: Console) -> Int32 {
-        console.err("deckctl: \(error)")
+        if case .refused = error {
+            console.err(error.description)
+        } else {
+            console.err("deckctl: \(error)")
+        }
         for line in error.problemLines { console.err(line) }
         return error.exitStatus.rawValue
     }

@@ -50,14 +50,14 @@ extension HostCore {
             case .invalidButton, .invalidLayout: .invalid
             }
             var effects = refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue, session: session)
-            effects.insert(Effect.broadcastLayout, at: 1)
+            effects.insert(.layoutAfterEdit(id), at: 1)
             submit(Outcome(effects), from: session)
             return
         }
         guard let change else {
             // Nothing to change (a move onto its own slot, clearing an empty
             // slot): `ok` with the current revision, and still the layout (§5).
-            submit(Outcome([.ok(id, message.id, withRevision: true), .broadcastLayout,
+            submit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
                             .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
             return
         }
@@ -67,7 +67,7 @@ extension HostCore {
         let requestID = message.id
         let request = message.kind.rawValue
         submit(Outcome(live: state,
-                       [.ok(id, message.id, withRevision: true), .broadcastLayout, .event(event),
+                       [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
                         .log(.info, text + byline(session))],
                        failure: { core, error in core.refuseAfterFailedWrite(error, id: requestID, request: request, connection: id) }),
                write: state.snapshot(reason: message.kind.rawValue), from: session)

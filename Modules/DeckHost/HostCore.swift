@@ -163,6 +163,10 @@ final class HostCore {
             sessions[id]?.connection.send(lines.broadcast)
         case .broadcastLayout:
             for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
+        case .layoutAfterEdit(let sender):
+            for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
+                session.connection.send(lines.broadcast)
+            }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
         case .event(let event):

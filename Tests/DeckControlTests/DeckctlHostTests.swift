@@ -138,6 +138,17 @@ struct DeckctlHostTests {
         try deck.host.write("streaming.yaml", HostFiles.streaming)
         let fixed = try deck.run("reload")
         #expect(fixed.status == 0 && fixed.outLines.first?.hasPrefix("reloaded the profile files") == true)
+
+        // Switching to a broken profile: its problems, as `check` prints them, and nothing changes.
+        #expect(try deck.run("use", "default").status == 0)
+        try deck.host.write("streaming.yaml", "pages:\n  - buttons:\n      0: {nmae: X, action: {run: x}}\n")
+        #expect(try deck.run("reload").status == 0)
+        let broken = try deck.run("use", "streaming")
+        #expect(broken.status == 1 && broken.out.isEmpty)
+        #expect(broken.errLines.first?.hasPrefix("invalid: streaming.yaml has a problem; ") == true)
+        let check = try deck.run("check", "streaming.yaml", in: deck.host.layouts)
+        #expect(check.status == 65 && Array(broken.errLines.dropFirst()) == check.outLines)
+        #expect(try deck.run("show").outLines.first?.hasPrefix("profile default, revision ") == true)
     }
 
     @Test func snapshotsAndRestore() throws {

@@ -240,6 +240,41 @@ struct DeckctlHostTests {
         #expect(watch.stop(with: SIGINT) == 0)
     }
 
+    /// CLI.md's log line for a move (`moved 'Files' 0/1 -> 1/0 by Kim's
+    /// iPhone`), and `watch` printing each edit in the log's words.
+    @Test func watchPrintsEachEditAsTheHostLogsIt() throws {
+        let deck = try DeckctlAgainstHost()
+        let watch = try deck.watch()
+        try watch.waitForLine(containing: "watching profile 'default' at revision")
+        let phone = try deck.host.device("Kim's iPhone")
+        let layout = try #require(phone.welcome?.layout)
+        let terminal = try #require(layout.button(page: 0, index: 1))
+        let lock = try #require(layout.button(page: 1, index: 0))
+        for (from, to) in [((0, 1), (0, 7)), ((0, 7), (1, 0))] {
+            let reply = try phone.request(.moveButton(fromPage: from.0, fromIndex: from.1, toPage: to.0, toIndex: to.1, button: terminal))
+            #expect(reply.type == "ok", "\(reply)")
+        }
+        #expect(try deck.run("set", "0", "6", "--name", "Mail", "--open", "mailto:a@b.c").status == 0)
+        #expect(try deck.run("set", "0", "6", "--name", "Post", "--open", "mailto:a@b.c").status == 0)
+        #expect(try deck.run("clear", "0", "6").status == 0)
+        let expected = [
+            "moved 'Terminal' 0/1 -> 0/7 by Kim's iPhone",
+            "moved 'Terminal' 0/7 -> 1/0 (swapped with '\(lock.name)') by Kim's iPhone",
+            "set 'Mail' at 0/6 by deckctl",
+            "set 'Post' at 0/6 (replacing 'Mail') by deckctl",
+            "cleared 'Post' at 0/6 by deckctl",
+        ]
+        for words in expected {
+            let line = try watch.waitForLine(containing: words + ", revision ")
+            #expect(line.range(of: #"^\d\d:\d\d:\d\d "#, options: .regularExpression) != nil, "\(line)")
+            #expect(deck.host.waitForLog(words))
+            let logged = deck.host.log.split(separator: "\n").first { $0.hasSuffix(" info " + words) }
+            #expect(logged?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ info "#, options: .regularExpression) != nil,
+                    "no log line '\(words)'")
+        }
+        #expect(watch.stop(with: SIGINT) == 0)
+    }
+
     @Test func watchAllShowsControlConnections() throws {
         let deck = try DeckctlAgainstHost()
         let watch = try deck.watch(all: true)

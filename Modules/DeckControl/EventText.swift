@@ -87,18 +87,11 @@ struct EventText {
 
     private mutating func describe(_ event: DeckEvent, raw: String) -> [String] {
         switch event {
-        case let .set(page, index, button, replaced, revision, by):
+        case .set(_, _, _, _, let revision, let by), .clear(_, _, _, let revision, let by),
+             .move(_, _, _, _, _, _, let revision, let by):
+            // The host's log line for the edit (CLI.md), and the revision it made.
             self.revision = revision
-            let replacing = replaced.map { " (replacing '\(Label.clean($0))')" } ?? ""
-            return ["set \(page)/\(index) to '\(Label.clean(button))'\(replacing)\(who(by)), revision \(revision)"]
-        case let .clear(page, index, button, revision, by):
-            self.revision = revision
-            let what = button.map { " ('\(Label.clean($0))')" } ?? " (it was empty)"
-            return ["cleared \(page)/\(index)\(what)\(who(by)), revision \(revision)"]
-        case let .move(fromPage, fromIndex, toPage, toIndex, button, swapped, revision, by):
-            self.revision = revision
-            let swap = swapped.map { ", swapping with '\(Label.clean($0))'" } ?? ""
-            return ["moved '\(Label.clean(button))' \(fromPage)/\(fromIndex) -> \(toPage)/\(toIndex)\(swap)\(who(by)), revision \(revision)"]
+            return ["\(event.editSummary(name: Label.clean) ?? event.kind)\(who(by)), revision \(revision)"]
         case let .refused(request, code, message, by):
             let from = by.map { " from \(Label.clean($0.name))" } ?? ""
             return ["refused \(request)\(from): \(code.rawValue): \(Label.clean(message))"]

@@ -49,7 +49,7 @@ public enum Host {
         } catch {
             notices.append(error.description)
         }
-        let highest = try ProfileResolver.highestRevision(in: store)
+        let scan = try ProfileResolver.scanRevisions(in: store)
         // The first profile the plan resolves, read while the folder is parsed.
         let prefetch = SnapshotPrefetch(store: store, profile: configuration.profile ?? last ?? "default")
         let catalog: ProfileCatalog
@@ -65,9 +65,11 @@ public enum Host {
         let plan: StartupPlan
         do {
             plan = try StartupPlan.make(explicit: configuration.profile, last: last, catalog: catalog,
-                                        folder: configuration.layouts, store: store, highest: highest, prefetched: prefetch)
+                                        folder: configuration.layouts, store: store, scan: scan, prefetched: prefetch)
         } catch {
             _ = prefetch.wait()
+            // Nothing is served, but the files set aside are still worth a line.
+            for notice in notices + scan.sentences(served: nil, resumed: nil) { logger.warning(notice) }
             throw error
         }
         _ = prefetch.wait()

@@ -88,7 +88,7 @@ extension HostCore: ConnectionHandler {
         let type = line.count <= 4096 ? Self.requestType(of: line) : nil
         var effects = refusal(error, request: type ?? "a request", session: session)
         if error.code == .invalid, let type, RequestKind(rawValue: type)?.rule.editsLayout == true {
-            effects.insert(.broadcastLayout, at: 1)
+            effects.insert(.layoutAfterEdit(session.connection.id), at: 1)
         }
         submit(Outcome(effects), from: session)
     }

@@ -69,7 +69,7 @@ extension HostCore {
         if !names.contains(committed.profile) { names = (names + [committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: committed.profile, revision: committed.revision, locked: lock.isLocked,
                           clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
-                          notices: notices, plugins: plugins?.statuses ?? [])
+                          notices: allNotices, plugins: plugins?.statuses ?? [])
     }
 
     /// The `profiles` reply: every valid profile, the live one as it is live.

@@ -50,14 +50,14 @@ extension HostCore {
             case .invalidButton, .invalidLayout: .invalid
             }
             var effects = refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue, session: session)
-            effects.insert(Effect.broadcastLayout, at: 1)
+            effects.insert(.layoutAfterEdit(id), at: 1)
             submit(Outcome(effects), from: session)
             return
         }
         guard let change else {
             // Nothing to change (a move onto its own slot, clearing an empty
             // slot): `ok` with the current revision, and still the layout (§5).
-            submit(Outcome([.ok(id, message.id, withRevision: true), .broadcastLayout,
+            submit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
                             .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
             return
         }
@@ -67,7 +67,7 @@ extension HostCore {
         let requestID = message.id
         let request = message.kind.rawValue
         submit(Outcome(live: state,
-                       [.ok(id, message.id, withRevision: true), .broadcastLayout, .event(event),
+                       [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
                         .log(.info, text + byline(session))],
                        failure: { core, error in core.refuseAfterFailedWrite(error, id: requestID, request: request, connection: id) }),
                write: state.snapshot(reason: message.kind.rawValue), from: session)
@@ -114,18 +114,17 @@ enum EditChange: Equatable {
     case clear(page: Int, index: Int, button: String)
     case move(fromPage: Int, fromIndex: Int, toPage: Int, toIndex: Int, button: String, swapped: String?)
 
+    /// The event, and the log line's words (CLI.md's `moved 'Files' 0/1 -> 1/0`; the caller adds `by WHO`).
     func describe(revision: Int, by: ClientInfo?) -> (DeckEvent, String) {
-        switch self {
+        let event: DeckEvent = switch self {
         case let .set(page, index, button, replaced):
-            return (.set(page: page, index: index, button: button, replaced: replaced, revision: revision, by: by),
-                    "set '\(button)' at \(page)/\(index)" + (replaced.map { " (replacing '\($0)')" } ?? ""))
+            .set(page: page, index: index, button: button, replaced: replaced, revision: revision, by: by)
         case let .clear(page, index, button):
-            return (.clear(page: page, index: index, button: button, revision: revision, by: by),
-                    "cleared '\(button)' at \(page)/\(index)")
+            .clear(page: page, index: index, button: button, revision: revision, by: by)
         case let .move(fromPage, fromIndex, toPage, toIndex, button, swapped):
-            return (.move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex, button: button,
-                          swapped: swapped, revision: revision, by: by),
-                    "moved '\(button)' \(fromPage)/\(fromIndex) -> \(toPage)/\(toIndex)" + (swapped.map { " (swapped with '\($0)')" } ?? ""))
+            .move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex, button: button,
+                  swapped: swapped, revision: revision, by: by)
         }
+        return (event, event.editSummary() ?? event.kind)
     }
 }

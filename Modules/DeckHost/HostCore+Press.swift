@@ -16,11 +16,16 @@ extension HostCore {
         } catch {
             return refuse(.outOfRange, error.description)
         }
-        guard let button = head.layout.button(page: page, index: index) else {
-            return refuse(.empty, "slot \(page)/\(index) is empty; there is nothing to run")
-        }
+        let button = head.layout.button(page: page, index: index)
+        // A press that names its button is checked first: a slot emptied
+        // since the device drew it no longer holds that button (`stale`, as
+        // `clearButton` with `expecting` says), so the device learns its
+        // picture drifted; `empty` is for a press on a slot it saw empty.
         if let expecting, expecting != button {
-            return refuse(.stale, "slot \(page)/\(index) no longer holds '\(expecting.name)'")
+            return refuse(.stale, DeckModelError.stale(page: page, index: index, expected: expecting.name).description)
+        }
+        guard let button else {
+            return refuse(.empty, "slot \(page)/\(index) is empty; there is nothing to run")
         }
         var effects: [Effect] = [
             .ok(connection, id, withRevision: false),

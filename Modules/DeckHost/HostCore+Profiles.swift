@@ -61,8 +61,7 @@ extension HostCore {
         if activeFile == nil, !broken.isEmpty {
             let problems = broken.flatMap(\.problems)
             for item in problems { logger.warning("\(item) (the live layout of '\(active)' stays)") }
-            let files = broken.map(\.fingerprint.file).joined(separator: ", ")
-            let message = "\(files) has \(problems.count == 1 ? "a problem" : "problems"); the live layout stays"
+            let message = Self.problemSentence(broken) + "; the live layout stays"
             var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: requester?.info))]
             if let connection {
                 effects.insert(.send(connection, .error(id: id, code: .invalid, message: message, problems: problems.map(problem))), at: 0)
@@ -81,6 +80,12 @@ extension HostCore {
             effects.append(.log(.info, "reloaded the profiles\(byline(requester)); '\(active)' did not change, its live layout stays"))
         }
         submit(Outcome(effects))
+    }
+
+    /// `default.yaml has a problem`, `a.yaml, b.yaml has problems`: the start of a refusal's message.
+    static func problemSentence(_ broken: [ProfileCatalog.File]) -> String {
+        let files = broken.map(\.fingerprint.file).joined(separator: ", ")
+        return "\(files) has \(broken.flatMap(\.problems).count == 1 ? "a problem" : "problems")"
     }
 
     /// A profile file other than the live one changed: log it, tell subscribers.
@@ -108,6 +113,24 @@ extension HostCore {
         if name == head.profile {
             if let connection { submit(Outcome([.ok(connection, requestID, withRevision: true)])) }
             if let press { actionEnded(press, .delivered) }
+            return
+        }
+        if catalog.profile(named: name) == nil, case let broken = ProfileResolver.brokenFiles(named: name, in: catalog),
+           !broken.isEmpty {
+            // PROFILE.md §4: a profile with any error is not loaded. Its
+            // newest snapshot is not served instead (as at start, where
+            // something must be): the person who asked hears what is wrong
+            // with the file, and the live layout stays as it is.
+            let problems = broken.flatMap(\.problems)
+            let message = Self.problemSentence(broken) + "; profile '\(name)' is not loaded, and the live layout stays"
+            for item in problems { logger.warning("\(item)") }
+            if let session {
+                var effects = refusal(ProtocolError(.invalid, message, id: requestID), request: "useProfile", session: session)
+                effects[0] = .send(session.connection.id, .error(id: requestID, code: .invalid, message: message,
+                                                                 problems: problems.map(problem)))
+                submit(Outcome(effects), from: session)
+            }
+            if let press { actionEnded(press, .failed(reason: message)) }
             return
         }
         let catalog = self.catalog

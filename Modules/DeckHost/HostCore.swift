@@ -42,8 +42,15 @@ final class HostCore {
     /// Which devices the next batch waits for (HostCore+Gather.swift).
     var gather = BatchGather()
     var gatherTimer: LoopTimer?
-    /// Sentences for `status` (corrupt snapshots set aside, start-up decisions); the newest 20.
+    /// Sentences for `status` about how this run started (a damaged snapshot
+    /// set aside and an older one resumed, the file winning over edits): kept
+    /// for the whole run, so later notices never push them out.
+    let startNotices: [String]
+    /// Sentences for `status` noted since (corrupt snapshots found later,
+    /// retention failures); the newest 20.
     var notices: [String] = []
+    /// What `status` shows: how this run started, then the newest later notices.
+    var allNotices: [String] { startNotices + notices }
     var listeners: [Listener] = []
     var signals: SignalSource?
     var watcher: ProfileWatcher?
@@ -76,7 +83,7 @@ final class HostCore {
         self.lines = try LayoutLines(state)
         self.catalog = catalog
         self.tokens = tokens
-        self.notices = notices
+        self.startNotices = Self.bounded(notices)
     }
 
     /// This core, carried through `execute` from other threads.
@@ -163,6 +170,10 @@ final class HostCore {
             sessions[id]?.connection.send(lines.broadcast)
         case .broadcastLayout:
             for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
+        case .layoutAfterEdit(let sender):
+            for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
+                session.connection.send(lines.broadcast)
+            }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
         case .event(let event):
@@ -202,7 +213,18 @@ final class HostCore {
     func note(_ notice: String, level: LogLevel = .warning) {
         logger.log(level, notice)
         notices.append(notice)
-        if notices.count > 20 { notices.removeFirst(notices.count - 20) }
+        if notices.count > Self.noticeLimit { notices.removeFirst(notices.count - Self.noticeLimit) }
+    }
+
+    /// How many notices of each kind (start, later) `status` shows.
+    static let noticeLimit = 20
+
+    /// The first start-up notices, and how many more the log holds: a state
+    /// folder full of damaged files must not make `status` huge.
+    private static func bounded(_ notices: [String]) -> [String] {
+        guard notices.count > noticeLimit else { return notices }
+        let more = notices.count - (noticeLimit - 1)
+        return Array(notices.prefix(noticeLimit - 1)) + ["\(more) more notices at start-up; see the log"]
     }
 
     /// A refusal: the error to the sender, a `refused` event and a log line.

@@ -67,17 +67,51 @@ enum ProfileResolver {
     /// revision survives restarts and only grows. Taken before any snapshot
     /// is read: reading sets a damaged newest file aside, and the revision
     /// it carried (clients may have seen it) must still count.
-    static func highestRevision(in store: SnapshotStore) throws(HostError) -> Int {
+    ///
+    /// Listing reads each file's start, and sets aside a file whose start is
+    /// damaged (its revision cannot be read): those are in `setAside`, to be
+    /// logged and shown in `status` like any other fallback.
+    static func scanRevisions(in store: SnapshotStore) throws(HostError) -> RevisionScan {
         do {
-            var highest = 0
+            var scan = RevisionScan(highest: 0, setAside: [])
             for profile in try store.profiles() {
-                if let newest = try store.list(profile: profile).snapshots.first {
-                    highest = max(highest, newest.revision)
+                let listing = try store.list(profile: profile)
+                scan.setAside += listing.notices
+                if let newest = listing.snapshots.first {
+                    scan.highest = max(scan.highest, newest.revision)
                 }
             }
-            return highest
+            return scan
         } catch {
             throw .runtime("could not list the snapshots in \(store.snapshotsDirectory): \(error)")
+        }
+    }
+}
+
+/// What ``ProfileResolver/scanRevisions(in:)`` found before start-up read any snapshot in full.
+struct RevisionScan: Sendable {
+    /// The highest revision of any profile's newest readable snapshot.
+    var highest: Int
+    /// Damaged files the listing set aside (renamed `.corrupt`).
+    var setAside: [SnapshotNotice]
+
+    /// The highest revision a client may have seen, as well as it can be
+    /// told. A file set aside here had a revision that cannot be read. Every
+    /// revision above `highest` still on disk is on such a file (an intact
+    /// one would have counted), one revision per file, so counting one each
+    /// covers them — unless retention deleted generations above `highest`,
+    /// which takes every kept generation of a profile being damaged. A
+    /// revision made at start goes above this, so a client does not see the
+    /// same revision twice with different layouts.
+    var seenAtMost: Int { highest + setAside.count }
+
+    /// The set-aside notices as sentences; those of `served` (the profile
+    /// deckd starts with) also say what is served in their place, as the
+    /// store's own reading does.
+    func sentences(served: String?, resumed: DeckSnapshots.SnapshotInfo?) -> [String] {
+        setAside.map { notice in
+            guard notice.profile == served else { return notice.message }
+            return notice.message + "; " + (resumed.map { "resumed generation \($0.generation)" } ?? "its file is served")
         }
     }
 }
@@ -94,14 +128,15 @@ struct StartupPlan: Sendable {
     /// (`--profile`), else the last live one, else `default`, else the first
     /// valid one by name; one that cannot be served is skipped unless it was
     /// named explicitly. A folder with no profile files at all serves an
-    /// empty `default` layout. `highest` is
-    /// ``ProfileResolver/highestRevision(in:)``, taken before any snapshot was
+    /// empty `default` layout. `scan` is
+    /// ``ProfileResolver/scanRevisions(in:)``, taken before any snapshot was
     /// read; `prefetched` is the first candidate's snapshot reading, started
     /// before the folder was scanned (``SnapshotPrefetch``).
     ///
     /// - Throws: ``HostError/configuration(_:)`` when nothing can be served.
     static func make(explicit: String?, last: String?, catalog: ProfileCatalog, folder: String,
-                     store: SnapshotStore, highest: Int, prefetched: SnapshotPrefetch? = nil) throws(HostError) -> StartupPlan {
+                     store: SnapshotStore, scan: RevisionScan, prefetched: SnapshotPrefetch? = nil) throws(HostError) -> StartupPlan {
+        let highest = scan.seenAtMost
         var candidates: [String] = []
         if let explicit {
             candidates = [explicit]
@@ -110,21 +145,26 @@ struct StartupPlan: Sendable {
                 candidates.append(name)
             }
         }
-        var notices: [String] = []
+        var notices: [String]
         for name in candidates {
             guard let resolution = try ProfileResolver.resolve(name, catalog: catalog, store: store, prefetched: prefetched) else {
                 continue
             }
-            notices += resolution.notices
-            if let resumed = resolution.resumed, resumed.revision >= highest {
+            notices = scan.sentences(served: name, resumed: resolution.resumed) + resolution.notices
+            // Newer snapshots of it were damaged: set aside while listing
+            // (their start) or while reading (the rest of the file).
+            let fellBack = resolution.resumed != nil
+                && (resolution.fellBack || scan.setAside.contains { $0.profile == name })
+            if let resumed = resolution.resumed, resumed.revision >= highest, !fellBack {
                 let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout, source: resolution.source)
                 return StartupPlan(state: state, generation: nil, notices: notices)
             }
             let state = LiveState(profile: name, revision: highest + 1, layout: resolution.layout, source: resolution.source)
             // An older snapshot resumed because newer ones were damaged is a
-            // restore; one resumed under another profile's newer revision is a
-            // switch of profile; anything else is the file's first load.
-            let reason = resolution.resumed == nil ? "load" : resolution.fellBack ? "restore" : "useProfile"
+            // restore (a new generation and revision, so that revisions never
+            // go back); one resumed under another profile's newer revision is
+            // a switch of profile; anything else is the file's first load.
+            let reason = resolution.resumed == nil ? "load" : fellBack ? "restore" : "useProfile"
             return StartupPlan(state: state, generation: state.snapshot(reason: reason), notices: notices)
         }
         if let explicit {
@@ -138,6 +178,7 @@ struct StartupPlan: Sendable {
         }
         if catalog.files.isEmpty {
             let state = LiveState(profile: "default", revision: highest + 1, layout: .empty(), source: nil)
+            notices = scan.sentences(served: nil, resumed: nil)
             notices.append("the layouts folder \(folder) holds no profile files; serving an empty 'default' layout "
                 + "(add buttons from a device, or put a .yaml file there)")
             return StartupPlan(state: state, generation: state.snapshot(reason: "load"), notices: notices)

@@ -66,8 +66,12 @@ enum Effect {
     case ok(ConnectionID, RequestID?, withRevision: Bool)
     /// The committed layout to one client (after a `locked` refusal).
     case layoutTo(ConnectionID)
-    /// The committed layout to every client that receives broadcasts (§5).
+    /// The committed layout to every client that receives broadcasts.
     case broadcastLayout
+    /// §5, after an edit request (accepted or refused): the committed layout
+    /// to every client that receives broadcasts and to the edit's sender,
+    /// which gets it even as a control client that has not subscribed.
+    case layoutAfterEdit(ConnectionID)
     /// `{"type":"lock","locked":…}` to every client that receives broadcasts (§6).
     case broadcastLock(Bool)
     /// An event for subscribed control clients.

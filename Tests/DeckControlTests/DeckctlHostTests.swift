@@ -138,6 +138,17 @@ struct DeckctlHostTests {
         try deck.host.write("streaming.yaml", HostFiles.streaming)
         let fixed = try deck.run("reload")
         #expect(fixed.status == 0 && fixed.outLines.first?.hasPrefix("reloaded the profile files") == true)
+
+        // Switching to a broken profile: its problems, as `check` prints them, and nothing changes.
+        #expect(try deck.run("use", "default").status == 0)
+        try deck.host.write("streaming.yaml", "pages:\n  - buttons:\n      0: {nmae: X, action: {run: x}}\n")
+        #expect(try deck.run("reload").status == 0)
+        let broken = try deck.run("use", "streaming")
+        #expect(broken.status == 1 && broken.out.isEmpty)
+        #expect(broken.errLines.first?.hasPrefix("invalid: streaming.yaml has a problem; ") == true)
+        let check = try deck.run("check", "streaming.yaml", in: deck.host.layouts)
+        #expect(check.status == 65 && Array(broken.errLines.dropFirst()) == check.outLines)
+        #expect(try deck.run("show").outLines.first?.hasPrefix("profile default, revision ") == true)
     }
 
     @Test func snapshotsAndRestore() throws {
@@ -226,6 +237,41 @@ struct DeckctlHostTests {
         try watch.waitForLine(containing: "Kim's iPhone left (it closed the connection)")
         for line in watch.printed { #expect(line.range(of: #"^\d\d:\d\d:\d\d "#, options: .regularExpression) != nil, "\(line)") }
         #expect(!watch.printed.contains { $0.contains("deckctl joined") || $0.contains("deckctl left") })
+        #expect(watch.stop(with: SIGINT) == 0)
+    }
+
+    /// CLI.md's log line for a move (`moved 'Files' 0/1 -> 1/0 by Kim's
+    /// iPhone`), and `watch` printing each edit in the log's words.
+    @Test func watchPrintsEachEditAsTheHostLogsIt() throws {
+        let deck = try DeckctlAgainstHost()
+        let watch = try deck.watch()
+        try watch.waitForLine(containing: "watching profile 'default' at revision")
+        let phone = try deck.host.device("Kim's iPhone")
+        let layout = try #require(phone.welcome?.layout)
+        let terminal = try #require(layout.button(page: 0, index: 1))
+        let lock = try #require(layout.button(page: 1, index: 0))
+        for (from, to) in [((0, 1), (0, 7)), ((0, 7), (1, 0))] {
+            let reply = try phone.request(.moveButton(fromPage: from.0, fromIndex: from.1, toPage: to.0, toIndex: to.1, button: terminal))
+            #expect(reply.type == "ok", "\(reply)")
+        }
+        #expect(try deck.run("set", "0", "6", "--name", "Mail", "--open", "mailto:a@b.c").status == 0)
+        #expect(try deck.run("set", "0", "6", "--name", "Post", "--open", "mailto:a@b.c").status == 0)
+        #expect(try deck.run("clear", "0", "6").status == 0)
+        let expected = [
+            "moved 'Terminal' 0/1 -> 0/7 by Kim's iPhone",
+            "moved 'Terminal' 0/7 -> 1/0 (swapped with '\(lock.name)') by Kim's iPhone",
+            "set 'Mail' at 0/6 by deckctl",
+            "set 'Post' at 0/6 (replacing 'Mail') by deckctl",
+            "cleared 'Post' at 0/6 by deckctl",
+        ]
+        for words in expected {
+            let line = try watch.waitForLine(containing: words + ", revision ")
+            #expect(line.range(of: #"^\d\d:\d\d:\d\d "#, options: .regularExpression) != nil, "\(line)")
+            #expect(deck.host.waitForLog(words))
+            let logged = deck.host.log.split(separator: "\n").first { $0.hasSuffix(" info " + words) }
+            #expect(logged?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ info "#, options: .regularExpression) != nil,
+                    "no log line '\(words)'")
+        }
         #expect(watch.stop(with: SIGINT) == 0)
     }
 

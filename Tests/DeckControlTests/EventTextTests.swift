@@ -17,14 +17,14 @@ struct EventTextTests {
 
     @Test(arguments: [
         (DeckEvent.set(page: 0, index: 3, button: "Mail", replaced: "Old", revision: 15, by: phone),
-         "set 0/3 to 'Mail' (replacing 'Old') by Kim's iPhone, revision 15"),
-        (.set(page: 0, index: 3, button: "Mail", replaced: nil, revision: 15, by: nil), "set 0/3 to 'Mail', revision 15"),
-        (.clear(page: 0, index: 3, button: "Mail", revision: 16, by: control), "cleared 0/3 ('Mail') by deckctl, revision 16"),
+         "set 'Mail' at 0/3 (replacing 'Old') by Kim's iPhone, revision 15"),
+        (.set(page: 0, index: 3, button: "Mail", replaced: nil, revision: 15, by: nil), "set 'Mail' at 0/3, revision 15"),
+        (.clear(page: 0, index: 3, button: "Mail", revision: 16, by: control), "cleared 'Mail' at 0/3 by deckctl, revision 16"),
         (.clear(page: 0, index: 3, button: nil, revision: 16, by: control), "cleared 0/3 (it was empty) by deckctl, revision 16"),
         (.move(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 0, button: "Files", swapped: nil, revision: 17, by: phone),
          "moved 'Files' 0/1 -> 1/0 by Kim's iPhone, revision 17"),
         (.move(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 0, button: "Files", swapped: "Mail", revision: 17, by: phone),
-         "moved 'Files' 0/1 -> 1/0, swapping with 'Mail' by Kim's iPhone, revision 17"),
+         "moved 'Files' 0/1 -> 1/0 (swapped with 'Mail') by Kim's iPhone, revision 17"),
         (.refused(request: "moveButton", code: .stale, message: "slot 0/1 no longer holds 'Terminal'", by: phone),
          "refused moveButton from Kim's iPhone: stale: slot 0/1 no longer holds 'Terminal'"),
         (.press(page: 0, index: 2, button: "Build", phase: .tap, by: phone), "pressed 'Build' at 0/2 by Kim's iPhone"),

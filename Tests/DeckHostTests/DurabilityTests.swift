@@ -58,6 +58,59 @@ struct DurabilityTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
     }
 
+    /// A newest snapshot whose start is damaged is set aside while the
+    /// revisions are scanned, before any file is read whole: the fallback is
+    /// still a `restore` generation, and the log and `status` say so — for
+    /// the whole run, however many notices come later.
+    @Test func aNewestSnapshotWithADamagedStartFallsBackAndTheNoticeStaysInStatus() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        let lost = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal)))
+        try host.stop()
+        let folder = host.state + "/snapshots/default"
+        let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.max())
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + newest))
+        bytes[0] ^= 0xFF  // not gzip any more: even the header cannot be read
+        try bytes.write(to: URL(fileURLWithPath: folder + "/" + newest))
+        try host.start()
+        let again = try host.device()
+        // Its revision could not be read, and the revision goes on above it.
+        #expect(again.welcome?.revision == lost + 1)
+        #expect(again.welcomeLayout.button(page: 0, index: 1) == terminal)
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
+        let notice = "snapshot default/\(newest.prefix(10)) was corrupt"
+        #expect(host.waitForLog(notice))
+        #expect(host.log.contains("resumed generation 1"))
+        let control = try host.controlClient()
+        let first = try control.status().notices
+        #expect(first.contains { $0.hasPrefix(notice) && $0.hasSuffix("resumed generation 1") }, "\(first)")
+        let listed = try control.request(.snapshots(profile: nil))
+        guard case .snapshots(_, _, let list) = listed else { Issue.record("\(listed)"); return }
+        #expect(list.first?.reason == "restore")
+        // Later notices (here: generations damaged while deckd runs, found by
+        // restore) never push the start-up one out of `status`.
+        let mail = DeckButton(name: "Mail", action: .open("mailto:a@b.c"))
+        for index in 0..<24 {
+            try again.expectOK(.setButton(page: 0, index: 7, button: DeckButton(name: "Mail \(index)", action: mail.action)))
+        }
+        let history = try control.request(.snapshots(profile: nil))
+        guard case .snapshots(_, _, let all) = history else { Issue.record("\(history)"); return }
+        // `status` keeps the newest 20 later notices (docs/host.md); two more are noted.
+        let generations = all.dropFirst().prefix(22).map(\.generation)
+        for generation in generations {
+            let path = folder + "/" + String(format: "%010d.json.gz", generation)
+            var file = try Data(contentsOf: URL(fileURLWithPath: path))
+            file[file.count - 6] ^= 0xFF
+            try file.write(to: URL(fileURLWithPath: path))
+            try control.expectError(.restore(generation: generation), .notFound)
+        }
+        let later = try control.status().notices
+        #expect(later.contains { $0.hasPrefix(notice) }, "\(later)")
+        #expect(later.count == 1 + 20)
+        #expect(later.last?.contains(String(format: "%010d", try #require(generations.last))) == true)
+    }
+
     @Test func aChangedFileWinsAtStartAndTheOldLiveStateStaysRestorable() throws {
         let host = try startedHost()
         let device = try host.device()

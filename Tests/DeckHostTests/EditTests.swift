@@ -38,6 +38,50 @@ struct EditTests {
         #expect(layout == b.welcomeLayout)
     }
 
+    /// §5: the reply, then the layout — to the sender too when it is a
+    /// control client that has not subscribed (deckctl editing). Other
+    /// unsubscribed control clients get no broadcasts (§7).
+    @Test func aControlClientThatEditsGetsTheLayoutAfterEveryReplyWithoutSubscribing() throws {
+        let host = try startedHost()
+        let editor = try host.controlClient("editor")
+        let bystander = try host.controlClient("bystander")
+        let device = try host.device()
+        let terminal = try #require(editor.welcomeLayout.button(page: 0, index: 1))
+        let wrong = DeckButton(name: "Not there", action: .run(command: "true"))
+        let start = try #require(editor.welcome?.revision)
+        let requests: [(ClientRequest, ErrorCode?)] = [
+            (.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 2, button: wrong), .stale),
+            (.clearButton(page: 0, index: 1, expecting: wrong), .stale),
+            (.setButton(page: 40, index: 0, button: wrong), .outOfRange),
+            (.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 1, button: terminal), nil),
+            (.moveButton(fromPage: 0, fromIndex: 1, toPage: 1, toIndex: 5, button: terminal), nil),
+        ]
+        var revision = start
+        for (request, code) in requests {
+            try editor.send(request)
+            let reply = try editor.line.readLine()
+            switch (try HostMessage.decode(reply), code) {
+            case (.error(_, let got, _, _), let code?): #expect(got == code)
+            case (.ok(_, let got?), nil): revision = got
+            case (let other, _): Issue.record("\(request) answered \(other)")
+            }
+            // The layout comes right after the reply, on the same connection.
+            guard case let .layout(_, seen, layout) = try HostMessage.decode(try editor.line.readLine()) else {
+                Issue.record("no layout after the reply to \(request)"); return
+            }
+            #expect(seen == revision && layout.isNormal)
+            #expect(try device.nextLayout().revision == revision)
+        }
+        #expect(revision == start + 1)
+        // A button the decoder refuses (`invalid`) is an edit refused too.
+        try editor.line.send(#"{"type":"setButton","id":"x","page":0,"index":3,"button":{"name":"","action":{"run":"true"}}}"#)
+        guard case .error(.string("x"), .invalid, _, _) = try editor.next() else { Issue.record("not invalid"); return }
+        #expect(try editor.next().type == "layout")
+        // The bystander was sent nothing: its next line is its own pong.
+        #expect(try bystander.request(.ping).type == "pong")
+        #expect(bystander.backlog.isEmpty)
+    }
+
     @Test func noOpEditsAreOKWithoutANewRevisionButStillBroadcast() throws {
         let host = try startedHost()
         let a = try host.device()

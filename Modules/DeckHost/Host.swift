@@ -38,7 +38,10 @@ public enum Host {
         do {
             store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep)
         } catch {
-            throw .runtime(error.description)
+            // Another deckd's folder already says what to do; anything else is the folder itself.
+            if case .stateInUse = error { throw .runtime(error.description) }
+            throw .runtime("cannot use the state folder \(configuration.state): \(error); "
+                + "pass --state a folder deckd can create and write")
         }
         var notices = store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")

@@ -80,6 +80,15 @@ struct ParseState {
             }
             if let problem = option.check(value) { throw error("\(option.longForm) \(problem)\(Self.not(value))") }
         }
+        if chain[0].repeatedOptions == .lastWins {
+            // The later choice of a group replaces an earlier one, as a later
+            // value replaces an earlier one (`deckd $DEFAULTS --no-tcp`).
+            for command in chain {
+                for other in command.group(of: option.name)?.names ?? [] where other != option.name {
+                    values[other] = nil
+                }
+            }
+        }
         values[option.name, default: []].append(value)
     }
 

@@ -34,11 +34,17 @@ public enum Host {
             throw .configuration("the layouts folder \(configuration.layouts) does not exist or is not a folder; "
                 + "create it and put a profile (.yaml) in it, or pass --layouts DIR")
         }
+        // Before the state folder is touched: a second deckd on the same
+        // socket or port stops here, having written nothing.
+        let sockets = try HostSockets(configuration)
         let store: SnapshotStore
         do {
             store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep)
         } catch {
-            throw .runtime(error.description)
+            // Another deckd's folder already says what to do; anything else is the folder itself.
+            if case .stateInUse = error { throw .runtime(error.description) }
+            throw .runtime("cannot use the state folder \(configuration.state): \(error); "
+                + "pass --state a folder deckd can create and write")
         }
         var notices = store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
@@ -111,7 +117,7 @@ public enum Host {
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
                 host.searchPath = searchPath
-                try start(host, loop: loop)
+                try start(host, loop: loop, sockets: sockets)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -128,7 +134,7 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop) throws(HostError) {
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
@@ -145,12 +151,12 @@ public enum Host {
         }
         var places: [String] = []
         do {
-            if let listen = configuration.listen {
-                let tcp = try loop.listen(on: try Endpoint(tcp: listen), limits: limits, handler: host)
+            if let socket = sockets.tcp {
+                let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
                 host.listeners.append(tcp)
                 places.append("\(tcp.address) (devices)")
             }
-            let control = try loop.listen(on: .unix(path: configuration.control), limits: limits, handler: host)
+            let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.listeners.append(control)
             places.append("\(configuration.control) (control socket)")
         } catch {
@@ -174,5 +180,24 @@ public enum Host {
         }
         let ready = "deckd ready on " + places.joined(separator: " and ") + "\n"
         _ = ready.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    }
+}
+
+/// The host's listening sockets, bound before anything else happens (see ``BoundSocket``).
+private struct HostSockets {
+    /// The control socket for deckctl.
+    let control: BoundSocket
+    /// The devices' TCP port; nil with `--no-tcp`.
+    let tcp: BoundSocket?
+
+    /// Binds the control socket first: when a live deckd holds it, "another
+    /// host is listening" says more than the port that is in use as well.
+    init(_ configuration: HostConfiguration) throws(HostError) {
+        do {
+            control = try BoundSocket(.unix(path: configuration.control))
+            tcp = try configuration.listen.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
+        } catch {
+            throw .runtime(error.description)
+        }
     }
 }

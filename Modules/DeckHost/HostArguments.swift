@@ -115,7 +115,10 @@ public enum HostArguments {
                                               hidden: true, validate: atLeast(0))
 
     /// deckd's one declaration. A later option wins over an earlier one
-    /// (`deckd $DEFAULTS --listen 0.0.0.0:7531`), as deckd always did.
+    /// (`deckd $DEFAULTS --listen 0.0.0.0:7531`), as deckd always did, and
+    /// the later of `--listen` and `--no-tcp` wins the same way
+    /// (`deckd $DEFAULTS --no-tcp`): CLI.md shows them as alternatives and
+    /// says nothing about both, so they follow the rule of every other option.
     static let command: CommandSpec = {
         var command = CommandSpec(
             "deckd", summary: "the deck host daemon",
@@ -124,7 +127,11 @@ public enum HostArguments {
                       maxConnections, requireToken, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
                       pluginReadyTimeout, maxRunningActions, maxQueuedActions],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all")],
-            notes: [("running", """
+            notes: [("options given twice", """
+                        The later value wins, and so does the later of --listen and --no-tcp: a \
+                        wrapper can append to a default command line.
+                        """),
+                    ("running", """
                         Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \
                         cleanly, SIGHUP re-reads the profile files.
                         """),

@@ -44,13 +44,23 @@ extension HostCore: ConnectionHandler {
         }
     }
 
+    /// The client half-closed or sent a line over the limit. Every reply
+    /// owed to its earlier lines is in the pipeline by now (a request that
+    /// waits for the disk pauses reading until its reply is submitted, so
+    /// the end of input is not seen before), and the pipeline performs in
+    /// order: closing behind them sends them all first, then `tooLarge` if
+    /// that was the end, then closes.
+    func connectionInputEnded(_ connection: Connection) {
+        let id = connection.id
+        submit(Outcome([.run { core in core.sessions[id]?.connection.closeAfterFlush() }]))
+    }
+
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
         heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         let word: String
         switch reason {
-        case .peerClosed: word = "closed"
-        case .closedByHost: word = session.closeReason ?? "closed"
+        case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
         case .lineTooLong: word = "tooLarge"
         case .outputLimit: word = "slow"
         case .notEstablished: word = "handshake"

@@ -123,22 +123,32 @@ enum Disk {
 
     /// Creates `path` and any missing parents (mode 0700: layouts can hold
     /// commands and tokens), flushing each parent so the new folder survives a power cut.
+    ///
+    /// `mkdir` is tried once more after the parents exist, never again: some
+    /// file systems say ENOENT for a folder whose parent is there (`/proc/x`),
+    /// and asking again would recurse without end.
     static func makeDirectories(_ path: String) throws(SnapshotError) {
-        if mkdir(path, 0o700) == 0 {
-            try flushDirectory(parent(of: path))
-            return
+        var code = makeDirectory(path)
+        let parent = parent(of: path)
+        if code == ENOENT && parent != path {
+            try makeDirectories(parent)  // shorter each time, down to "/" or ".", where it stops
+            code = makeDirectory(path)
         }
-        switch errno {
+        switch code {
+        case 0:
+            try flushDirectory(parent)
         case EEXIST:
             var info = stat()
             guard stat(path, &info) == 0 else { throw .system(operation: "inspect", path: path, code: errno) }
             guard info.st_mode & S_IFMT == S_IFDIR else { throw .system(operation: "use folder", path: path, code: ENOTDIR) }
-        case ENOENT where parent(of: path) != path:
-            try makeDirectories(parent(of: path))
-            try makeDirectories(path)
-        case let code:
+        default:
             throw .system(operation: "create folder", path: path, code: code)
         }
+    }
+
+    /// `mkdir` with mode 0700: 0 or the errno.
+    private static func makeDirectory(_ path: String) -> Int32 {
+        mkdir(path, 0o700) == 0 ? 0 : errno
     }
 
     static func parent(of path: String) -> String {

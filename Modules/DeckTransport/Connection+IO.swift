@@ -20,11 +20,13 @@ extension Connection {
             let count = Sys.retrying { read(fileDescriptor, buffer.baseAddress, buffer.count) }
             if count > 0 {
                 // While closing, input is read only to be dropped.
-                if lifecycle.isOpen { deliver(UnsafeBufferPointer(rebasing: buffer[0..<count])) }
+                if lifecycle.isReceiving { deliver(UnsafeBufferPointer(rebasing: buffer[0..<count])) }
                 if lifecycle.isClosed || !wantsRead || count < buffer.count { break }
             } else if count == 0 {
-                inputEnded = true
-                apply(lifecycle.peerFinished(outputPending: !output.isEmpty))
+                let receiving = lifecycle.isReceiving
+                apply(lifecycle.peerFinished())
+                // Every complete line was delivered; an unfinished one never will be.
+                if receiving { inputEnded(.peerClosed) }
                 break
             } else {
                 if errno != EAGAIN && errno != EWOULDBLOCK {
@@ -47,7 +49,7 @@ extension Connection {
 
     /// Delivers lines kept while reading was paused (a loop task after resume).
     func deliverHeldLines() {
-        guard lifecycle.isOpen, !readPaused else { return }
+        guard lifecycle.isReceiving, !readPaused else { return }
         var framer = takeFramer()
         let outcome = framer.deliverBuffered { line in handOver(line) }
         putBack(framer, outcome)
@@ -56,7 +58,7 @@ extension Connection {
 
     private func handOver(_ line: Data) -> Bool {
         listener.handler.connection(self, received: line)
-        return lifecycle.isOpen && !readPaused
+        return lifecycle.isReceiving && !readPaused
     }
 
     private func takeFramer() -> LineFramer {
@@ -66,17 +68,25 @@ extension Connection {
     }
 
     private func putBack(_ framer: LineFramer, _ outcome: LineFramer.Outcome) {
-        guard lifecycle.isOpen else { return }
+        guard lifecycle.isReceiving else { return }
         self.framer = framer
-        if outcome == .tooLong { lineTooLong() }
+        if outcome == .tooLong {
+            // It cannot be resynchronised mid-line: nothing after it is read.
+            apply(lifecycle.stopReceiving())
+            inputEnded(.lineTooLong(limit: limits.maxLineBytes))
+        }
     }
 
-    /// The peer sent a line over the limit: it cannot be resynchronised
-    /// mid-line, so the configured reply goes out and the connection closes.
-    private func lineTooLong() {
-        if let reply = limits.tooLargeReply { output.append(reply) }
-        apply(lifecycle.close(.lineTooLong(limit: limits.maxLineBytes), afterFlush: true,
-                              outputPending: !output.isEmpty))
+    /// No more lines come. The handler still owes replies to the lines it
+    /// was given, which may come later (after a durable write): it answers,
+    /// then calls `closeAfterFlush()`, which sends `tooLargeReply` last
+    /// after an over-long line. So replies keep their order, and a client
+    /// that half-closes after its last request still gets every reply.
+    private func inputEnded(_ reason: CloseReason) {
+        inputEnd = reason
+        framer.reset()
+        updateInterest()
+        listener.handler.connectionInputEnded(self)
     }
 
     // MARK: output

@@ -20,7 +20,8 @@ public final class Connection {
     var framer: LineFramer
     var output = OutputQueue()
     var readPaused = false
-    var inputEnded = false
+    /// Why no more lines come (`.peerClosed` or `.lineTooLong`); nil while they may.
+    var inputEnd: CloseReason?
     var writeBlocked = false
     var flushScheduled = false
     var established = false
@@ -42,8 +43,10 @@ public final class Connection {
 
     // MARK: public API (loop thread only)
 
-    /// Whether lines are still delivered and sends accepted (false from the
-    /// moment a close starts, whoever started it).
+    /// Whether sends are accepted: false from the moment a close starts,
+    /// whoever started it. After the input ended (see
+    /// ``ConnectionHandler/connectionInputEnded(_:)``) it stays true until
+    /// the layer above closes, though no more lines come.
     public var isOpen: Bool {
         loop.preconditionInLoop()
         return lifecycle.isOpen
@@ -107,7 +110,7 @@ public final class Connection {
         loop.preconditionInLoop()
         guard readPaused else { return }
         readPaused = false
-        guard lifecycle.isOpen else { return }
+        guard lifecycle.isReceiving else { return }
         if framer.holdsCompleteLines {
             loop.state.localTasks.append { [self] in deliverHeldLines() }
         } else {
@@ -130,9 +133,19 @@ public final class Connection {
     /// Stops delivering lines and accepting sends, writes what is queued
     /// (e.g. an `error` line sent just before), then closes — within
     /// ``ConnectionLimits/closeTimeout`` even if the peer does not read.
+    ///
+    /// After the input ended, this is how the layer above finishes the
+    /// connection once it has sent its replies: after a line over the limit,
+    /// ``ConnectionLimits/tooLargeReply`` goes out last; the close reason is
+    /// why the input ended (`.peerClosed`, `.lineTooLong`), not `.closedByHost`.
     public func closeAfterFlush() {
         loop.preconditionInLoop()
-        apply(lifecycle.close(.closedByHost, afterFlush: true, outputPending: !output.isEmpty))
+        var reason = CloseReason.closedByHost
+        if let inputEnd, lifecycle.isOpen {
+            reason = inputEnd
+            if case .lineTooLong = inputEnd, let reply = limits.tooLargeReply { output.append(reply) }
+        }
+        apply(lifecycle.close(reason, afterFlush: true, outputPending: !output.isEmpty))
     }
 
     // MARK: internals
@@ -206,13 +219,15 @@ public final class Connection {
         listener.connectionFinished(self)
     }
 
-    /// Whether the socket should be polled for input: always while closing
-    /// (input is read and dropped so the final close sends FIN, not RST),
-    /// otherwise unless paused or holding undelivered lines.
+    /// Whether the socket should be polled for input: never after the peer's
+    /// EOF; always while closing (input is read and dropped so the final
+    /// close sends FIN, not RST); not while the layer above answers after the
+    /// input ended (TCP holds the peer back); otherwise unless paused or
+    /// holding undelivered lines.
     var wantsRead: Bool {
-        if inputEnded { return false }
+        if lifecycle.peerSentEOF { return false }
         if lifecycle.isClosing { return true }
-        return !readPaused && !framer.holdsCompleteLines
+        return lifecycle.isReceiving && !readPaused && !framer.holdsCompleteLines
     }
 
     func updateInterest() {

@@ -9,8 +9,9 @@ import Glibc
 /// listener. Every method is called on the event loop's thread.
 ///
 /// For each accepted connection: ``connectionOpened(_:)`` once, then
-/// ``connection(_:received:)`` for each line in order, then
-/// ``connectionClosed(_:reason:)`` exactly once, whoever closed it. The close
+/// ``connection(_:received:)`` for each line in order, perhaps
+/// ``connectionInputEnded(_:)``, then ``connectionClosed(_:reason:)``
+/// exactly once, whoever closed it. The close
 /// notice is never delivered from inside a call you made (a `send` that hits
 /// the output limit, a `close()`): it arrives a moment later on the loop, so a
 /// handler can send to and close connections while iterating its own tables.
@@ -23,6 +24,16 @@ public protocol ConnectionHandler: AnyObject {
     /// is closing or while reading is paused.
     func connection(_ connection: Connection, received line: Data)
 
+    /// No more lines will come: the peer shut down its sending side (a
+    /// client may half-close after its last request and read on), or sent a
+    /// line over ``ConnectionLimits/maxLineBytes``. Every complete line
+    /// before was delivered; a partial one is dropped. The connection still
+    /// takes sends: send the replies owed to those lines, then call
+    /// ``Connection/closeAfterFlush()`` (which adds the `tooLargeReply` after
+    /// an over-long line). Until then the socket is not read. The default
+    /// closes at once, for a handler that answers every line as it arrives.
+    func connectionInputEnded(_ connection: Connection)
+
     /// The connection is closed for the layer above: sends are ignored from
     /// now on. The transport may still be writing its last queued bytes.
     func connectionClosed(_ connection: Connection, reason: CloseReason)
@@ -32,9 +43,18 @@ public protocol ConnectionHandler: AnyObject {
     func connectionRejected(from peer: SocketAddress, by listener: Listener)
 }
 
+extension ConnectionHandler {
+    /// Closes after what is queued, for a handler whose replies are all sent
+    /// by the time a line has been handed to it.
+    public func connectionInputEnded(_ connection: Connection) {
+        connection.closeAfterFlush()
+    }
+}
+
 /// Why a connection closed.
 public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
-    /// The peer closed its side (anything already queued for it was still sent).
+    /// The peer closed its side; the handler then closed after sending its
+    /// replies (or the peer went away entirely).
     case peerClosed
     /// The layer above called ``Connection/close()`` or ``Connection/closeAfterFlush()``.
     case closedByHost

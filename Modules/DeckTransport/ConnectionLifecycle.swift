@@ -2,16 +2,23 @@
 /// the returned ``Transition`` says whom to tell and what to do to the socket.
 ///
 /// ```
-/// open ──close(afterFlush)──▶ flushing ──output drained──▶ lingering ──peer EOF / timeout──▶ closed
-///   │                           (lines no longer delivered;   (our side shut down, input
-///   └──close now / failure────────────────────────────────▶    read and dropped)
+/// open ──peer EOF / line too long──▶ inputEnded (no more lines; sends still accepted)
+///   │                                     │
+///   │ close(afterFlush)                   │ close(afterFlush), once the layer above has answered
+///   ▼                                     ▼
+/// flushing ──output drained──▶ lingering ──peer EOF / timeout──▶ closed
+/// (lines no longer delivered)  (our side shut down, input read and dropped)
+///
+/// close now / failure: closed, from any state
 /// ```
 ///
 /// Lingering exists because closing a socket that still has unread input
 /// makes the kernel send a reset, which can destroy the last reply (the
-/// `tooLarge` or `busy` line) before the peer reads it.
+/// `tooLarge` or `busy` line) before the peer reads it. A peer that has
+/// already sent its EOF leaves nothing unread, so its connection closes as
+/// soon as its output is written.
 struct ConnectionLifecycle {
-    private enum State { case open, flushing, lingering, closed }
+    private enum State { case open, inputEnded, flushing, lingering, closed }
 
     /// What the connection must do to its socket.
     enum Action: Equatable {
@@ -34,9 +41,13 @@ struct ConnectionLifecycle {
     }
 
     private var state = State.open
+    /// Whether the peer shut down its sending side (read returned 0).
+    private(set) var peerSentEOF = false
 
-    /// Whether lines are still delivered and sends accepted.
-    var isOpen: Bool { state == .open }
+    /// Whether lines are still read and delivered.
+    var isReceiving: Bool { state == .open }
+    /// Whether sends are accepted: until a close starts, also after the input ended.
+    var isOpen: Bool { state == .open || state == .inputEnded }
     /// Whether the descriptor has been closed.
     var isClosed: Bool { state == .closed }
     /// Whether the connection is closing but still holds its descriptor.
@@ -46,12 +57,13 @@ struct ConnectionLifecycle {
     /// queued output is written first; a second close without it cuts that short.
     mutating func close(_ reason: CloseReason, afterFlush: Bool, outputPending: Bool) -> Transition {
         switch state {
-        case .open:
+        case .open, .inputEnded:
             if !afterFlush { return finish(notify: reason) }
             if outputPending {
                 state = .flushing
                 return Transition(notify: reason, action: .flushThenClose)
             }
+            if peerSentEOF { return finish(notify: reason) }
             state = .lingering
             return Transition(notify: reason, action: .shutDownAndLinger)
         case .flushing, .lingering:
@@ -64,35 +76,40 @@ struct ConnectionLifecycle {
     /// Every queued byte has been written.
     mutating func outputDrained() -> Transition {
         guard state == .flushing else { return Transition(notify: nil, action: .none) }
+        if peerSentEOF { return finish(notify: nil) }
         state = .lingering
         return Transition(notify: nil, action: .shutDownAndLinger)
     }
 
-    /// The peer closed its sending side (read returned 0). What was already
-    /// queued for it is still written: a client may half-close after its
-    /// last request and read on.
-    mutating func peerFinished(outputPending: Bool) -> Transition {
+    /// The peer closed its sending side (read returned 0). An open connection
+    /// stays open for sends: a client may half-close after its last request
+    /// and read on, and the layer above still owes it the replies to the
+    /// lines it sent, so it decides when to close (``close(_:afterFlush:outputPending:)``).
+    mutating func peerFinished() -> Transition {
+        peerSentEOF = true
         switch state {
         case .open:
-            if outputPending {
-                state = .flushing
-                return Transition(notify: .peerClosed, action: .flushThenClose)
-            }
-            return finish(notify: .peerClosed)
-        case .flushing:
+            state = .inputEnded
+            return Transition(notify: nil, action: .none)
+        case .inputEnded, .flushing, .closed:
             return Transition(notify: nil, action: .none)
         case .lingering:
             return finish(notify: nil)
-        case .closed:
-            return Transition(notify: nil, action: .none)
         }
+    }
+
+    /// No more lines are read (a line over the limit cannot be resynchronised);
+    /// sends are still accepted until the layer above closes, as after ``peerFinished()``.
+    mutating func stopReceiving() -> Transition {
+        if state == .open { state = .inputEnded }
+        return Transition(notify: nil, action: .none)
     }
 
     /// The socket failed, the output limit was hit, the close timer ran out,
     /// or the loop is stopping: close now whatever the state.
     mutating func fail(_ reason: CloseReason) -> Transition {
         switch state {
-        case .open: return finish(notify: reason)
+        case .open, .inputEnded: return finish(notify: reason)
         case .flushing, .lingering: return finish(notify: nil)
         case .closed: return Transition(notify: nil, action: .none)
         }

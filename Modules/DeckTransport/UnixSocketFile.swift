@@ -1,5 +1,6 @@
 internal import CLinux
 import Glibc
+import Synchronization
 
 /// The file of a listening Unix-domain socket, and the rules for making it.
 ///
@@ -15,29 +16,29 @@ import Glibc
 /// - A socket file already at `PATH` is probed with a connect: refused means
 ///   it was left by a crashed process and is replaced; accepted means a live
 ///   process serves it, and it is not stolen.
-final class UnixSocketFile {
+final class UnixSocketFile: Sendable {
     let path: String
     private let device: UInt64
     private let inode: UInt64
-    private(set) var lockFD: Int32
+    /// The held lock; -1 once released (so a second `remove` closes nothing).
+    let lockFD: Atomic<Int32>
 
     private init(path: String, device: UInt64, inode: UInt64, lockFD: Int32) {
         self.path = path
         self.device = device
         self.inode = inode
-        self.lockFD = lockFD
+        self.lockFD = Atomic(lockFD)
     }
 
     /// Removes the socket file if it is still ours, and releases the lock.
     func remove() {
+        let lock = lockFD.exchange(-1, ordering: .acquiringAndReleasing)
+        guard lock >= 0 else { return }
         var info = stat()
         if lstat(path, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode {
             unlink(path)
         }
-        if lockFD >= 0 {
-            Sys.close(lockFD)
-            lockFD = -1
-        }
+        Sys.close(lock)
     }
 
     /// Binds and listens on `path` following the rules above.

@@ -144,4 +144,30 @@ struct LastOptionWinsTests {
         #expect(parsed[Self.keep] == 2 && parsed.all(Self.keep) == [2])
         #expect(throws: CommandLineError.self) { try Self.parser.parse(["--keep", "1", "--keep", "x"]) }
     }
+
+    static let port = Option<Int>("port", value: "N", help: "where")
+    static let quiet = Flag("quiet", help: "no port")
+    static let grouped: CommandLineParser = {
+        var root = CommandSpec("daemon", summary: "a daemon", options: [port, quiet],
+                               groups: [OptionGroup(["port", "quiet"], meaning: "a port or none")])
+        root.repeatedOptions = .lastWins
+        return CommandLineParser(root)
+    }()
+
+    @Test func theLaterOptionOfAGroupReplacesTheEarlierOne() throws {
+        guard case .run(let quiet) = try Self.grouped.parse(["--port", "1", "--quiet"]),
+              case .run(let port) = try Self.grouped.parse(["--quiet", "--port", "2"]) else {
+            Issue.record("no command")
+            return
+        }
+        #expect(quiet[Self.quiet] && quiet[Self.port] == nil)
+        #expect(!port[Self.quiet] && port[Self.port] == 2)
+    }
+
+    @Test func whereRepeatsAreRefusedAGroupStillAllowsOnlyOne() {
+        var root = CommandSpec("tool", summary: "a tool", options: [Self.port, Self.quiet],
+                               groups: [OptionGroup(["port", "quiet"], meaning: "a port or none")])
+        root.repeatedOptions = .refused
+        #expect(throws: CommandLineError.self) { try CommandLineParser(root).parse(["--quiet", "--port", "2"]) }
+    }
 }

@@ -178,7 +178,7 @@ struct HostPartsTests {
         #expect(custom.listen == nil && custom.keep == 5 && custom.logLevel == .debug && custom.requireToken)
         #expect(custom.control.hasPrefix("/tmp/deckd-"))
         for bad in [["--listen", "nope"], ["--keep", "0"], ["--frob"], ["--layouts"], ["--log-level", "loud"], ["extra"],
-                    ["--no-tcp", "--listen", "127.0.0.1:1"], ["--plugins", ""], ["--max-running-actions", "0"]] {
+                    ["--plugins", ""], ["--max-running-actions", "0"]] {
             #expect(throws: HostError.self) { try HostArguments.parse(bad, environment: [:]) }
         }
         if case .help(let text) = try HostArguments.parse(["--help"], environment: [:]) {

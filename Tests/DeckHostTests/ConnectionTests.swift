@@ -5,7 +5,7 @@ import DeckTransport
 import Foundation
 import Testing
 
-@Suite("Connections end to end: tokens, limits, handshake, second host")
+@Suite("Connections end to end: tokens, limits, handshake")
 struct ConnectionTests {
     @Test func tokensOnLoopbackWithRequireToken() throws {
         let host = try startedHost(arguments: ["--require-token"])
@@ -92,18 +92,6 @@ struct ConnectionTests {
         let zero = try host.rawDevice()
         #expect(throws: HarnessError.self) { try zero.hello(name: "zero", kind: "phone", level: 0) }
         #expect(zero.isClosed())
-    }
-
-    @Test func aSecondHostOnTheSameSocketIsRefusedAndTheFirstKeepsServing() throws {
-        let host = try startedHost()
-        let other = try HostProcess(files: ["default.yaml": deskYAML])
-        let status = try other.runToExit(extra: ["--control", host.control])
-        #expect(status == 1)
-        #expect(other.log.contains("another host is listening on \(host.control)"))
-        #expect(try host.controlClient().status().revision >= 1)
-        // The same state folder is refused as well.
-        #expect(try other.runToExit(extra: ["--state", host.state]) == 1)
-        #expect(other.log.contains("in use"))
     }
 }
 

@@ -54,6 +54,15 @@ struct HostArgumentsTests {
         #expect(try Self.configuration(["--control", "/a", "--control", "/b"]).control == "/b")
     }
 
+    @Test func theLaterOfListenAndNoTCPWins() throws {
+        #expect(try Self.configuration(["--listen", "0.0.0.0:7531", "--no-tcp"]).listen == nil)
+        #expect(try Self.configuration(["--no-tcp", "--listen", "0.0.0.0:7531"]).listen == "0.0.0.0:7531")
+        #expect(try Self.configuration(["--no-tcp", "--listen=127.0.0.1:1", "--no-tcp"]).listen == nil)
+        #expect(try Self.configuration(["--listen", "127.0.0.1:1", "--no-tcp", "--listen", "127.0.0.1:2"]).listen == "127.0.0.1:2")
+        // A bad --listen is still refused even when --no-tcp comes after it.
+        #expect(Self.mistake(["--listen", "nowhere", "--no-tcp"])?.hasPrefix("--listen must be HOST:PORT") == true)
+    }
+
     @Test(arguments: [
         (["--frob"], "unknown option '--frob'; run 'deckd --help' for usage"),
         (["--lisen", "1.2.3.4:5"], "unknown option '--lisen'; did you mean '--listen'?"),
@@ -68,8 +77,6 @@ struct HostArgumentsTests {
         (["--listen", "::1:7531"],
          "--listen must be HOST:PORT (put an IPv6 address in brackets, as in [::1]:7531), not '::1:7531'; run 'deckd --help' for usage"),
         (["--log-level", "loud"], "--log-level must be debug, info, warning or error, not 'loud'; run 'deckd --help' for usage"),
-        (["--no-tcp", "--listen", "127.0.0.1:1"],
-         "give only one of --listen and --no-tcp (devices connect over TCP, or not at all); run 'deckd --help' for usage"),
         (["--require-token=yes"], "--require-token takes no value; run 'deckd --help' for usage"),
     ] as [([String], String)])
     func mistakesAreOneSentence(_ arguments: [String], _ sentence: String) {

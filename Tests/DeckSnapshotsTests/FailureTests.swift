@@ -34,6 +34,18 @@ struct FailureTests {
         #expect(try store.write(sampleEntry(3)).written.map(\.generation) == [3])
     }
 
+    @Test("a state folder that cannot be created is a system error naming the folder, not endless recursion")
+    func stateFolderThatCannotBeCreated() throws {
+        // /proc answers ENOENT for a new folder although its parent exists.
+        let error = try #require(throws: SnapshotError.self) { try SnapshotStore(stateDirectory: "/proc/deck-store-test") }
+        #expect(error == .system(operation: "create folder", path: "/proc/deck-store-test", code: ENOENT))
+        let sandbox = try Sandbox()
+        let file = sandbox.state + "/a-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let below = try #require(throws: SnapshotError.self) { try SnapshotStore(stateDirectory: file + "/state") }
+        #expect(below == .system(operation: "create folder", path: file + "/state/snapshots", code: ENOTDIR))
+    }
+
     @Test("a batch meeting an unwritable folder commits the entries before it, and nothing after",
           .enabled(if: canMakeUnwritable, "cannot make a folder unwritable here (root without chattr +i support)"))
     func batchPrefix() throws {

@@ -20,7 +20,7 @@ struct ConnectionLifecycleTests {
         #expect(!machine.isOpen && machine.isClosing)
         #expect(machine.outputDrained() == T(notify: nil, action: .shutDownAndLinger))
         #expect(machine.isClosing)
-        #expect(machine.peerFinished(outputPending: false) == T(notify: nil, action: .closeNow))
+        #expect(machine.peerFinished() == T(notify: nil, action: .closeNow))
         #expect(machine.isClosed)
     }
 
@@ -38,16 +38,37 @@ struct ConnectionLifecycleTests {
         #expect(machine.close(.closedByHost, afterFlush: false, outputPending: true) == T(notify: nil, action: .closeNow))
     }
 
-    @Test func peerEOFWithQueuedRepliesStillDeliversThem() {
+    @Test func peerEOFLeavesTheConnectionOpenForRepliesUntilTheLayerAboveCloses() {
         var machine = ConnectionLifecycle()
-        #expect(machine.peerFinished(outputPending: true) == T(notify: .peerClosed, action: .flushThenClose))
-        #expect(machine.peerFinished(outputPending: true) == T(notify: nil, action: .none))
+        #expect(machine.peerFinished() == T(notify: nil, action: .none))
+        #expect(machine.isOpen && !machine.isReceiving && machine.peerSentEOF)
+        #expect(machine.peerFinished() == T(notify: nil, action: .none))
+        // Replies queued: written, then closed without lingering (the peer left nothing unread).
+        #expect(machine.close(.peerClosed, afterFlush: true, outputPending: true) == T(notify: .peerClosed, action: .flushThenClose))
+        #expect(machine.outputDrained() == T(notify: nil, action: .closeNow))
+    }
+
+    @Test func peerEOFWithNothingLeftToSendClosesAtOnce() {
+        var machine = ConnectionLifecycle()
+        _ = machine.peerFinished()
+        #expect(machine.close(.peerClosed, afterFlush: true, outputPending: false) == T(notify: .peerClosed, action: .closeNow))
+    }
+
+    @Test func aTooLongLineStopsReceivingAndStillLingersAfterTheLastReply() {
+        var machine = ConnectionLifecycle()
+        #expect(machine.stopReceiving() == T(notify: nil, action: .none))
+        #expect(machine.isOpen && !machine.isReceiving && !machine.peerSentEOF)
+        #expect(machine.close(.lineTooLong(limit: 5), afterFlush: true, outputPending: true)
+            == T(notify: .lineTooLong(limit: 5), action: .flushThenClose))
+        // The peer may still be sending the rest of its line: read and drop it, never reset.
         #expect(machine.outputDrained() == T(notify: nil, action: .shutDownAndLinger))
     }
 
-    @Test func peerEOFWithNothingQueuedClosesNow() {
+    @Test func aFailureAfterTheInputEndedNotifiesOnce() {
         var machine = ConnectionLifecycle()
-        #expect(machine.peerFinished(outputPending: false) == T(notify: .peerClosed, action: .closeNow))
+        _ = machine.peerFinished()
+        #expect(machine.fail(.loopStopped) == T(notify: .loopStopped, action: .closeNow))
+        #expect(machine.fail(.loopStopped) == T(notify: nil, action: .none))
     }
 
     @Test func failureClosesFromEveryState() {

@@ -30,7 +30,7 @@ struct SocketTests {
                 let listener = server.listener.value
                 let connections = server.handler.value.connections.values.map(\.fileDescriptor)
                 return [server.loop.epollFD, server.loop.wakeFD, server.loop.state.reserveFD, listener.fileDescriptor,
-                        listener.unixSocket?.lockFD ?? listener.fileDescriptor] + connections
+                        listener.unixSocket?.lockFD.load(ordering: .relaxed) ?? listener.fileDescriptor] + connections
             }
             #expect(descriptors.count == 6)
             for fd in descriptors { #expect(Sys.isCloseOnExec(fd), "descriptor \(fd) would leak into child processes") }

@@ -142,6 +142,28 @@ struct UnixListenerTests {
         #expect(mode(path)?.type == S_IFSOCK, "only the file this listener made is removed")
     }
 
+    @Test func aSocketBoundBeforeTheLoopIsClaimedAndAdoptedOrRemoved() throws {
+        let temp = try TemporaryDirectory(prefix: "unix")
+        let path = temp.appending("control.sock").path
+        let bound = try BoundSocket(.unix(path: path))
+        #expect(mode(path)?.type == S_IFSOCK)
+        // Claimed before any loop runs: a second one is refused and takes nothing.
+        #expect(throws: TransportError.anotherHostListening(path: path)) { _ = try BoundSocket(.unix(path: path)) }
+        // A client may connect already; it is served once a loop adopts the socket.
+        let early = try LineClient(connectingTo: .unix(path: path))
+        let loop = try EventLoop.spawn()
+        defer { loop.stop(); loop.waitUntilStopped() }
+        try loop.sync {
+            _ = try loop.listen(adopting: bound, handler: TestHandler(log: EventLog(), behavior: Behaviors.echo))
+        }
+        #expect(try early.roundTrip("waited") == "waited")
+        // Released without a loop, a bound socket removes its file and lets the path go.
+        let unused = temp.appending("unused.sock").path
+        _ = try BoundSocket(.unix(path: unused))
+        #expect(mode(unused) == nil)
+        _ = try BoundSocket(.unix(path: unused))
+    }
+
     @Test func connectingToNothingSaysSo() throws {
         let temp = try TemporaryDirectory(prefix: "unix")
         let path = temp.appending("none.sock").path

@@ -88,7 +88,7 @@ struct PluginHostTests {
             let text = try String(contentsOfFile: host.root.path + "/" + name, encoding: .utf8)
             return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
-        #expect(pids.allSatisfy { !processIsAlive($0) }, "the shell and its background sleep are both gone")
+        #expect(allGone(pids), "the shell and its background sleep are both gone")
         #expect(host.waitForLog("'Hang' (run) did not finish within"))
     }
 
@@ -225,7 +225,7 @@ struct PluginHostTests {
         try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
         #expect(try control.nextOutcome() == .pluginUnavailable(plugin: "crashy"))
         #expect(host.waitForLog("'Boom' (plugin) could not reach plugin 'crashy': it failed: exited with status 3; it stays down until the next reload"))
-        #expect(host.pluginPIDs("crashy").allSatisfy { !processIsAlive($0) })
+        #expect(allGone(host.pluginPIDs("crashy")))
         // A reload gives it another chance.
         try control.expectOK(.reload)
         #expect(try control.waitForPlugin("crashy", state: "running") != nil)
@@ -298,7 +298,7 @@ struct PluginHostTests {
         let started = ContinuousClock.now
         #expect(try host.stop() == 0)
         #expect(ContinuousClock.now - started < .milliseconds(2500), "within CLI.md's 2 s (and a little for the test)")
-        #expect(pids.allSatisfy { !processIsAlive($0) }, "no plugin, and nothing a plugin started, outlives the host")
+        #expect(allGone(pids), "no plugin, and nothing a plugin started, outlives the host")
         #expect(host.log.contains("plugin 'stubborn' did not exit after SIGTERM; killing it"))
     }
 

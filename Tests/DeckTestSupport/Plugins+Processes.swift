@@ -10,6 +10,18 @@ public func processIsAlive(_ pid: Int32) -> Bool {
     return state != "Z"
 }
 
+/// Waits until none of `pids` is alive, up to `timeout`. A SIGKILL sent to a
+/// process that is waiting for a CPU takes effect only when it next runs, and
+/// a grandchild is reaped by whoever adopts it: after a kill, wait, never sample.
+public func allGone(_ pids: [Int32], within timeout: Duration = .seconds(5)) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while pids.contains(where: processIsAlive) {
+        if ContinuousClock.now >= deadline { return false }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+    return true
+}
+
 /// The pids a log names as `started (pid N)` after `prefix` (such as
 /// `plugin 'counter'`), in order.
 public func startedPIDs(in log: String, after prefix: String) -> [Int32] {

@@ -46,6 +46,15 @@ public struct HostConfiguration: Sendable, Equatable {
     /// Actions waiting for one of those places, at most; more presses end
     /// with a `failed` outcome (hidden `--max-queued-actions`).
     public var maxQueuedActions: Int
+    /// The largest layout, as JSON bytes, that an edit from a client may grow
+    /// it to. Without a bound one client could grow the layout (names have no
+    /// length limit, pages go to 10,000) until each broadcast fills the other
+    /// clients' 8 MiB output queues and closes them all. 2 MiB is over twice
+    /// a 1,000-page profile (872 KB) and lets a device fall four broadcasts
+    /// behind before it is closed. Profile files, written by the user, are
+    /// not held to it, and an edit that does not grow a larger layout (a move,
+    /// a clear) is always allowed.
+    public var maxLayoutBytes: Int
 
     /// The defaults of CLI.md for this user and environment.
     public static func defaults(environment: [String: String]) -> HostConfiguration {
@@ -79,6 +88,7 @@ public struct HostConfiguration: Sendable, Equatable {
             lockProbeInterval: .seconds(2),
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,
-            maxQueuedActions: 256)
+            maxQueuedActions: 256,
+            maxLayoutBytes: 2 << 20)
     }
 }

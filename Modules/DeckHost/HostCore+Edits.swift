@@ -38,10 +38,17 @@ extension HostCore {
         defer { heard(from: id) }
         var layout = head.layout
         let change: EditChange?
+        let next: LiveState?
         do throws(DeckModelError) {
             change = try Self.apply(message.request, to: &layout)
             if change != nil, layout.pages.count > DeckConstants.maximumPages {
                 throw DeckModelError.invalidLayout("a layout may hold at most \(DeckConstants.maximumPages) pages")
+            }
+            next = change.map { _ in LiveState(profile: head.profile, revision: head.revision + 1, layout: layout, source: head.source) }
+            if let size = next?.encoded.json.count, size > configuration.maxLayoutBytes, size > head.encoded.json.count {
+                throw DeckModelError.invalidLayout("the layout would be \(size) bytes of JSON, more than the "
+                    + "\(configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
+                    + "commands or settings, or clear buttons that are not used")
             }
         } catch {
             let code: ErrorCode = switch error {
@@ -54,14 +61,13 @@ extension HostCore {
             submit(Outcome(effects), from: session)
             return
         }
-        guard let change else {
+        guard let change, let state = next else {
             // Nothing to change (a move onto its own slot, clearing an empty
             // slot): `ok` with the current revision, and still the layout (§5).
             submit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
                             .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
             return
         }
-        let state = LiveState(profile: head.profile, revision: head.revision + 1, layout: layout, source: head.source)
         head = state
         let (event, text) = change.describe(revision: state.revision, by: session.info)
         let requestID = message.id

@@ -122,6 +122,47 @@ struct EditTests {
         #expect(try a.request(.ping).type == "pong")
     }
 
+    /// One client must not be able to grow the layout until every broadcast
+    /// overflows the other clients' output queues: edits stop at 2 MiB of JSON.
+    @Test func editsCannotGrowTheLayoutPastTheBroadcastBound() throws {
+        let host = try startedHost()
+        let hog = try host.device("hog")
+        let other = try host.device("other")
+        let name = String(repeating: "n", count: 700_000)  // a line under the 1 MiB limit
+        var accepted = 0
+        var refusal: String?
+        for index in 3..<12 where refusal == nil {
+            let reply = try hog.request(.setButton(page: 0, index: index, button: DeckButton(name: name, action: .run(command: "true"))))
+            switch reply {
+            case .ok: accepted += 1
+            case .error(_, .invalid, let message, _): refusal = message
+            default: Issue.record("\(reply)")
+            }
+            #expect(try hog.next().type == "layout")
+        }
+        #expect(accepted == 2, "2 × 0.7 MB fit in 2 MiB, a third does not")
+        #expect(refusal?.contains("more than the 2 MiB the host sends to every device") == true, "\(refusal ?? "nil")")
+        // The other device saw the accepted layouts, stays connected, and the host still answers.
+        for _ in 0..<accepted { _ = try other.nextLayout() }
+        #expect(try other.request(.ping).type == "pong")
+        #expect(try host.controlClient().status().revision == (other.welcome?.revision ?? 0) + accepted)
+    }
+
+    /// A profile file larger than the bound is the user's choice: it loads,
+    /// and edits that do not grow it still pass.
+    @Test func aLargeProfileFromAFileStillTakesEditsThatDoNotGrowIt() throws {
+        let big = String(repeating: "b", count: 2_200_000)
+        let host = try startedHost(["default.yaml": deskYAML + "\n      5: {name: \(big), action: {run: \"true\"}}\n"])
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        #expect(device.welcomeLayout.button(page: 1, index: 5)?.name.count == big.count)
+        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 7, button: terminal))
+        _ = try device.nextLayout()
+        try device.expectOK(.clearButton(page: 0, index: 7, expecting: terminal))
+        _ = try device.nextLayout()
+        try device.expectError(.setButton(page: 0, index: 8, button: DeckButton(name: "More", action: .run(command: "true"))), .invalid)
+    }
+
     /// Four devices move buttons at random at once; every device ends on the
     /// host's layout, and no button is lost or doubled.
     @Test func fourDevicesMovingAtOnceEndOnTheHostsLayout() async throws {

@@ -67,7 +67,7 @@ extension HostCore: ConnectionHandler {
         case .socketError: word = "error"
         case .loopStopped: word = "shutdown"
         }
-        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)")
+        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)" + (session.closeReason.map { " (\($0))" } ?? ""))
         emit(.leave(client: info, reason: word))
     }
 

@@ -116,6 +116,29 @@ struct ProfileTests {
         #expect(host.log.contains("streaming.yaml:4:11: unknown key 'nmae'"))
     }
 
+    /// `export` of a profile whose file is broken gives its newest snapshot
+    /// (a way to repair the file); with no snapshot there is nothing to
+    /// export, and the answer says what is wrong with the file — as
+    /// `useProfile` does — not that no such profile exists.
+    @Test func exportOfABrokenFileWithoutASnapshotIsInvalidWithItsProblems() throws {
+        let host = try startedHost(["streaming.yaml": streamYAML, "other.yaml": "pages: [\n"])
+        let control = try host.controlClient()
+        let reply = try control.request(.export(profile: "other"))
+        guard case let .error(_, .invalid, message, problems) = reply else { Issue.record("\(reply)"); return }
+        #expect(message == "other.yaml has a problem; profile 'other' has no snapshot to export")
+        #expect(problems.map(\.file) == ["other.yaml"])
+        // Once live, a profile keeps a snapshot, which export gives when the file breaks.
+        try control.expectOK(.useProfile(name: "streaming"))
+        try control.expectOK(.useProfile(name: "default"))
+        try host.write("streaming.yaml", "pages: [\n")
+        try control.expectOK(.reload)
+        guard case .export(_, "streaming", let yaml) = try control.request(.export(profile: "streaming")) else {
+            Issue.record("no export of the snapshot"); return
+        }
+        #expect(yaml.contains("Scene"))
+        try control.expectError(.export(profile: "ghost"), .notFound)
+    }
+
     @Test func startupRulesAndExitCodes() throws {
         // Nothing servable: a broken file and no snapshot.
         let broken = try HostProcess(files: ["default.yaml": "pages: [\n"])

@@ -127,6 +127,8 @@ public enum Host {
         }
         // Normally every plugin is gone by now; this makes sure of it.
         core?.plugins?.killRemaining()
+        // A probe run still in progress (a hung command) is killed, not left behind.
+        core?.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
         logger.info("stopped")
         return core?.exitStatus ?? .failure

@@ -97,6 +97,30 @@ struct LockTests {
         guard case .lock(false) = try device.next(where: isLock) else { Issue.record("no unlock"); return }
     }
 
+    /// A probe that hangs is killed after its 5 s; one that hangs when the
+    /// host stops is killed then (its whole group), not left running after
+    /// deckd has exited.
+    @Test func aHungProbeDoesNotOutliveTheHost() throws {
+        let host = try HostProcess(files: ["default.yaml": deskYAML])
+        let flag = host.root.path + "/hang"
+        let pidFile = host.root.path + "/probe.pid"
+        let probe = "if [ -e '\(flag)' ]; then echo $$ > '\(pidFile).tmp' && mv '\(pidFile).tmp' '\(pidFile)'; exec sleep 300; fi; echo false"
+        try host.start(extra: ["--lock-probe", probe, "--lock-probe-interval", "50"])
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
+        let deadline = ContinuousClock.now + .seconds(10)
+        var pid: pid_t = 0
+        while pid == 0, ContinuousClock.now < deadline {
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            if pid == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        try #require(pid > 0, "the probe never hung")
+        defer { if kill(pid, 0) == 0 { kill(pid, SIGKILL) } }
+        #expect(try host.stop() == 0)
+        let gone = ContinuousClock.now + .seconds(5)
+        while kill(pid, 0) == 0, ContinuousClock.now < gone { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(kill(pid, 0) != 0, "the hung probe \(pid) is still running after deckd stopped")
+    }
+
     @Test func controlRequestsAreRefusedOnTCPAndTheControlKindIsClosed() throws {
         let host = try startedHost()
         let device = try host.device()

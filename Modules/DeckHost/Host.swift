@@ -168,7 +168,8 @@ public enum Host {
         do {
             host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
-            }, lost: { [weak host] message in host?.note(message) })
+            }, lost: { [weak host] message in host?.note(message) },
+               returned: { [weak host] message in host?.logger.info(message) })
         } catch {
             host.note("\(error); saved files are not reloaded live (use deckctl reload)")
         }

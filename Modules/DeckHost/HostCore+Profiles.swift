@@ -10,6 +10,9 @@ extension HostCore {
     /// Re-reads the layouts folder (off the loop), then applies what changed.
     /// `session` is the control client that asked (nil: SIGHUP or the watcher).
     func reload(requestedBy session: Session?, id: RequestID?) {
+        // A layouts folder that was replaced where its parent could not be
+        // watched is watched again now, if it is back.
+        watcher?.rearm()
         let folder = self.folder
         let previous = catalog
         onDisk(for: session, { _ in

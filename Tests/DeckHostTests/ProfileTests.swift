@@ -37,6 +37,58 @@ struct ProfileTests {
         #expect(try host.device().welcomeLayout == layout)
     }
 
+    /// PROFILE.md §5: the host watches the layouts folder — also after the
+    /// folder itself was replaced (removed and made again, or a new folder
+    /// renamed into its place, as checkout and sync tools do).
+    @Test func aReplacedLayoutsFolderIsWatchedAgain() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let files = FileManager.default
+        try files.removeItem(atPath: host.layouts)
+        #expect(host.waitForLog("was moved or removed"))
+        try files.createDirectory(atPath: host.layouts, withIntermediateDirectories: false)
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Again"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Again")
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Saved"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Saved")
+        // A new folder renamed into place; saves in the old one no longer count.
+        let fresh = host.root.path + "/fresh"
+        try files.createDirectory(atPath: fresh, withIntermediateDirectories: false)
+        try Data(deskYAML.replacingOccurrences(of: "name: Build", with: "name: Fresh").utf8)
+            .write(to: URL(fileURLWithPath: fresh + "/default.yaml"))
+        try files.moveItem(atPath: host.layouts, toPath: host.root.path + "/old")
+        try files.moveItem(atPath: fresh, toPath: host.layouts)
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Fresh")
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Newest"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Newest")
+    }
+
+    /// When the folder's parent goes too, nothing can be waited for; once
+    /// the folder is back, `deckctl reload` (or SIGHUP) watches it again.
+    @Test func aLayoutsFolderWhoseParentWentIsWatchedAgainAfterAReload() throws {
+        let host = try HostProcess(files: [:])
+        let parent = host.root.path + "/config"
+        let layouts = parent + "/layouts"
+        let files = FileManager.default
+        func save(_ name: String) throws {
+            try Data(deskYAML.replacingOccurrences(of: "name: Build", with: "name: \(name)").utf8)
+                .write(to: URL(fileURLWithPath: layouts + "/default.yaml"))
+        }
+        try files.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try save("Build")
+        try host.start(extra: ["--layouts", layouts])
+        let device = try host.device()
+        let control = try host.controlClient()
+        try files.removeItem(atPath: parent)
+        #expect(host.waitForLog("until it is back and `deckctl reload`"))
+        try files.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try save("Back")
+        #expect(try control.expectOK(.reload) != nil)
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Back")
+        try save("Saved")
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Saved")
+    }
+
     @Test func reloadOfAnUnchangedFileKeepsClientEditsAndSIGHUPReloads() throws {
         let host = try startedHost()
         let device = try host.device()

@@ -67,11 +67,15 @@ struct ChildProcess: ~Copyable {
     }
 
     /// Waits for the child to end, handing its output to `output` as it comes
-    /// (`isError` for standard error), killing the whole group at `deadline`.
+    /// (`isError` for standard error), killing the whole group at `deadline`,
+    /// or as soon as `interrupt` (a descriptor, -1 for none) is readable.
     ///
     /// Returns when the child itself has ended; output that processes it left
     /// behind still write afterwards is collected by ``drainOutput(until:_:)``.
-    mutating func wait(deadline: ContinuousClock.Instant?, output: (_ bytes: ArraySlice<UInt8>, _ isError: Bool) -> Void) -> Termination {
+    /// The group is killed from the waiting thread, before the child is
+    /// reaped, so the signal can never reach a later group that reuses the id.
+    mutating func wait(deadline: ContinuousClock.Instant?, interrupt: Int32 = -1,
+                       output: (_ bytes: ArraySlice<UInt8>, _ isError: Bool) -> Void) -> Termination {
         if let reaped { return reaped }
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         var timedOut = false
@@ -95,10 +99,15 @@ struct ChildProcess: ~Copyable {
             }
             var fds = [pollfd(fd: standardOutput, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: standardError, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: exitDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: timedOut ? -1 : interrupt, events: Int16(POLLIN), revents: 0)]
             let ready = Glibc.poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { timeout = 50 }
             if ready > 0 { drain(&buffer, output) }
+            if fds[3].revents != 0 {
+                signalGroup(SIGKILL)
+                timedOut = true
+            }
         }
     }
 

@@ -127,6 +127,8 @@ public enum Host {
         }
         // Normally every plugin is gone by now; this makes sure of it.
         core?.plugins?.killRemaining()
+        // A probe run still in progress (a hung command) is killed, not left behind.
+        core?.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
         logger.info("stopped")
         return core?.exitStatus ?? .failure
@@ -166,7 +168,8 @@ public enum Host {
         do {
             host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
-            }, lost: { [weak host] message in host?.note(message) })
+            }, lost: { [weak host] message in host?.note(message) },
+               returned: { [weak host] message in host?.logger.info(message) })
         } catch {
             host.note("\(error); saved files are not reloaded live (use deckctl reload)")
         }

@@ -67,7 +67,7 @@ extension HostCore: ConnectionHandler {
         case .socketError: word = "error"
         case .loopStopped: word = "shutdown"
         }
-        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)")
+        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)" + (session.closeReason.map { " (\($0))" } ?? ""))
         emit(.leave(client: info, reason: word))
     }
 
@@ -94,8 +94,17 @@ extension HostCore: ConnectionHandler {
     /// for a refused edit (an invalid button) the layout to everyone (§5).
     private func refuseLine(_ line: Data, error: ProtocolError, session: Session) {
         // Only short lines are looked into again: a hostile client's huge
-        // garbage must not cost a second parse.
-        let type = line.count <= 4096 ? Self.requestType(of: line) : nil
+        // garbage must not cost a second parse. An `invalid` line is well-formed
+        // JSON that was decoded whole already, so its type is read at any size.
+        let type = line.count <= 4096 || error.code == .invalid ? Self.requestType(of: line) : nil
+        // §6 names the request kinds: a well-formed edit or press whose button
+        // breaks a rule is refused by the lock first, like one that would be
+        // outOfRange or stale. (`invalid` comes from decoding, which is why
+        // it is checked here.)
+        if error.code == .invalid, let kind = type.flatMap(RequestKind.init(rawValue:)),
+           refusedByLock(kind, id: error.id, from: session) {
+            return
+        }
         var effects = refusal(error, request: type ?? "a request", session: session)
         if error.code == .invalid, let type, RequestKind(rawValue: type)?.rule.editsLayout == true {
             effects.insert(.layoutAfterEdit(session.connection.id), at: 1)

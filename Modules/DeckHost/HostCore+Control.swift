@@ -88,14 +88,26 @@ extension HostCore {
         return .profiles(id: id, active: committed.profile, profiles: infos)
     }
 
-    /// `pair NAME`: a new token, on disk before it is shown.
+    /// `pair NAME`: a new token, on disk before it is shown. Pairing a name
+    /// again revokes its old token as `unpair` would: the connections that
+    /// presented it are closed (none can hold the new one before it is shown).
     private func pair(_ name: String, id: RequestID?, from session: Session) {
         let replaced = tokens.devices.first { $0.name == name }
         let token = tokens.pair(name, now: UTCTime.now())
         let connection = session.connection.id
         saveTokens(for: session, undo: { $0.restore(name, to: replaced) }, request: "pair", id: id) { core in
-            core.logger.info("paired a device as '\(name)'\(core.byline(core.sessions[connection]))")
+            core.logger.info("paired a device as '\(name)'" + (replaced == nil ? "" : ", replacing its old token")
+                             + core.byline(core.sessions[connection]))
+            core.closeConnections(pairedAs: name)
             core.submit(Outcome([.send(connection, .paired(id: id, name: name, token: token))]))
+        }
+    }
+
+    /// Closes every connection that presented `name`'s token, now revoked.
+    private func closeConnections(pairedAs name: String) {
+        for device in sessions.values where device.pairedName == name {
+            device.closeReason = "unpaired"
+            device.connection.close()
         }
     }
 
@@ -110,10 +122,7 @@ extension HostCore {
         }
         let connection = session.connection.id
         saveTokens(for: session, undo: { $0.restore(name, to: removed) }, request: "unpair", id: id) { core in
-            for device in core.sessions.values where device.pairedName == name {
-                device.closeReason = "unpaired"
-                device.connection.close()
-            }
+            core.closeConnections(pairedAs: name)
             core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
             core.submit(Outcome([.ok(connection, id, withRevision: false)]))
         }

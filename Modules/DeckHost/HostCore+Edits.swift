@@ -7,13 +7,7 @@ extension HostCore {
     /// Every request of an established connection, rights already checked.
     func handle(_ message: ClientMessage, from session: Session) {
         let kind = message.kind
-        if case .refuse(let reason) = LockGate.decide(kind, locked: lock.isLocked) {
-            // §6: the refused sender, and only it, gets the layout after the error.
-            var effects = refusal(ProtocolError(.locked, reason, id: message.id), request: kind.rawValue, session: session)
-            effects.insert(.layoutTo(session.connection.id), at: 1)
-            submit(Outcome(effects), from: session)
-            return
-        }
+        if refusedByLock(kind, id: message.id, from: session) { return }
         switch message.request {
         case .setButton, .clearButton, .moveButton:
             edit(message, from: session)
@@ -28,6 +22,16 @@ extension HostCore {
         default:
             control(message, from: session)
         }
+    }
+
+    /// While locked, refuses a gated request (`error locked`, then the layout
+    /// to the refused sender only, §6) and returns true; otherwise false.
+    func refusedByLock(_ kind: RequestKind, id: RequestID?, from session: Session) -> Bool {
+        guard case .refuse(let reason) = LockGate.decide(kind, locked: lock.isLocked) else { return false }
+        var effects = refusal(ProtocolError(.locked, reason, id: id), request: kind.rawValue, session: session)
+        effects.insert(.layoutTo(session.connection.id), at: 1)
+        submit(Outcome(effects), from: session)
+        return true
     }
 
     /// setButton, clearButton, moveButton: checked against `head`, durable

@@ -10,6 +10,9 @@ extension HostCore {
     /// Re-reads the layouts folder (off the loop), then applies what changed.
     /// `session` is the control client that asked (nil: SIGHUP or the watcher).
     func reload(requestedBy session: Session?, id: RequestID?) {
+        // A layouts folder that was replaced where its parent could not be
+        // watched is watched again now, if it is back.
+        watcher?.rearm()
         let folder = self.folder
         let previous = catalog
         onDisk(for: session, { _ in
@@ -88,6 +91,15 @@ extension HostCore {
         return "\(files) has \(broken.flatMap(\.problems).count == 1 ? "a problem" : "problems")"
     }
 
+    /// `error invalid` with `message` and every problem of the `broken` files.
+    func refusal(_ broken: [ProfileCatalog.File], _ message: String, request: String, id: RequestID?,
+                 session: Session) -> [Effect] {
+        var effects = refusal(ProtocolError(.invalid, message, id: id), request: request, session: session)
+        effects[0] = .send(session.connection.id, .error(id: id, code: .invalid, message: message,
+                                                         problems: broken.flatMap(\.problems).map(problem)))
+        return effects
+    }
+
     /// A profile file other than the live one changed: log it, tell subscribers.
     private func reportOtherFile(_ file: String, in scanned: ProfileCatalog, removed: Bool) {
         if removed {
@@ -125,10 +137,7 @@ extension HostCore {
             let message = Self.problemSentence(broken) + "; profile '\(name)' is not loaded, and the live layout stays"
             for item in problems { logger.warning("\(item)") }
             if let session {
-                var effects = refusal(ProtocolError(.invalid, message, id: requestID), request: "useProfile", session: session)
-                effects[0] = .send(session.connection.id, .error(id: requestID, code: .invalid, message: message,
-                                                                 problems: problems.map(problem)))
-                submit(Outcome(effects), from: session)
+                submit(Outcome(refusal(broken, message, request: "useProfile", id: requestID, session: session)), from: session)
             }
             if let press { actionEnded(press, .failed(reason: message)) }
             return
@@ -272,8 +281,16 @@ extension HostCore {
                 let yaml = DeckProfile(name: name, layout: resolution.layout).yaml
                 core.submit(Outcome([.send(connection, .export(id: id, profile: name, yaml: yaml))]))
             case .success(nil):
-                core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(name)' and no snapshot of one", id: id),
-                                                 request: "export", session: session)))
+                let broken = ProfileResolver.brokenFiles(named: name, in: catalog)
+                guard !broken.isEmpty else {
+                    core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(name)' and no snapshot of one", id: id),
+                                                     request: "export", session: session)))
+                    return
+                }
+                // The profile exists, as a broken file with nothing live to
+                // export: say what is wrong with it, as useProfile does.
+                core.submit(Outcome(core.refusal(broken, Self.problemSentence(broken) + "; profile '\(name)' has no snapshot to export",
+                                                 request: "export", id: id, session: session)))
             case .failure(let error):
                 core.submit(Outcome(core.refusal(ProtocolError(.internal, error.description, id: id), request: "export", session: session)))
             }

@@ -1,3 +1,4 @@
+internal import CLinux
 import Dispatch
 import Glibc
 import LockGate
@@ -8,7 +9,8 @@ import Synchronization
 /// when something changed (and never polls).
 ///
 /// Each run is `/bin/sh -c COMMAND` in its own process group with a 5 s
-/// timeout, after which the whole group is killed.
+/// timeout, after which the whole group is killed. Stopping kills a run in
+/// progress the same way, so a hung probe never outlives the host.
 final class LockProbe: Sendable {
     /// What one run gave.
     enum Result: Hashable, Sendable {
@@ -25,6 +27,10 @@ final class LockProbe: Sendable {
     private let report: @Sendable (Result) -> Void
     private let stopped = Atomic<Bool>(false)
     private let wakeUp = DispatchSemaphore(value: 0)
+    /// Signalled when the probe's thread has ended (its last run killed and reaped).
+    private let finished = DispatchSemaphore(value: 0)
+    /// An eventfd made readable by ``stop()``: a run in progress kills its group.
+    private let interrupt: Int32
 
     /// `report` is called on the probe's thread with the first result and
     /// then with every change.
@@ -34,16 +40,35 @@ final class LockProbe: Sendable {
         self.interval = interval
         self.timeout = timeout
         self.report = report
+        interrupt = eventfd(0, Int32(EFD_CLOEXEC))
+    }
+
+    deinit {
+        if interrupt >= 0 { _ = close(interrupt) }
     }
 
     func start() throws(HostError) {
-        try HostThread.start(name: "deckd probe") { [self] in loop() }
+        try HostThread.start(name: "deckd probe") { [self] in
+            loop()
+            finished.signal()
+        }
     }
 
-    /// Stops after the run in progress, if any (which is itself bounded by the timeout).
+    /// Stops: no new run starts, and a run in progress is killed (its whole
+    /// process group) by the probe's own thread, which then ends.
     func stop() {
         stopped.store(true, ordering: .releasing)
         wakeUp.signal()
+        var one: UInt64 = 1
+        _ = write(interrupt, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// ``stop()``, then waits up to `timeout` for the probe's thread to end,
+    /// so the process does not exit before a running probe is killed.
+    func stopAndWait(timeout: Duration) {
+        stop()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        if finished.wait(timeout: .now() + seconds) == .success { finished.signal() }
     }
 
     private var isStopped: Bool { stopped.load(ordering: .acquiring) }
@@ -71,7 +96,7 @@ final class LockProbe: Sendable {
         }
         var printed: [UInt8] = []
         var complaints: [UInt8] = []
-        let termination = child.wait(deadline: .now + timeout) { bytes, isError in
+        let termination = child.wait(deadline: .now + timeout, interrupt: interrupt) { bytes, isError in
             if isError {
                 if complaints.count < 512 { complaints += bytes.prefix(512 - complaints.count) }
             } else if printed.count < 4096 {

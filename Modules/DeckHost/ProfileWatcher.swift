@@ -10,6 +10,12 @@ import Glibc
 /// writing a temporary file and renaming it over the old one (IN_MOVED_TO) —
 /// so every way a file can appear, change or go is watched. Which profiles
 /// really changed is decided later by content (fingerprints), not here.
+///
+/// The folder itself may be replaced (`mv layouts layouts.old`, a checkout or
+/// sync tool that recreates it): then its parent is watched for a folder of
+/// that name to appear, and the new folder is watched (and scanned) as soon
+/// as it does. Only when the parent cannot be watched either does live
+/// reloading stop, until ``rearm()`` (a `deckctl reload` or SIGHUP).
 final class ProfileWatcher {
     let folder: String
     let debounce: Duration
@@ -19,19 +25,31 @@ final class ProfileWatcher {
     private var timer: LoopTimer?
     private let changed: () -> Void
     private let lost: (String) -> Void
+    private let returned: (String) -> Void
+    /// The folder's watch, -1 while the folder is gone.
+    private var folderWatch: Int32 = -1
+    /// The parent's watch while the folder is gone, else -1.
+    private var parentWatch: Int32 = -1
 
-    /// Starts watching. `lost` is called once if the folder itself goes away.
+    private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    /// Starts watching. `lost` is called when the folder goes away and cannot
+    /// be waited for, `returned` when a folder of its name is watched again.
     init(folder: String, loop: EventLoop, debounce: Duration = .milliseconds(150),
-         changed: @escaping () -> Void, lost: @escaping (String) -> Void) throws(HostError) {
+         changed: @escaping () -> Void, lost: @escaping (String) -> Void,
+         returned: @escaping (String) -> Void = { _ in }) throws(HostError) {
         self.folder = folder
         self.loop = loop
         self.debounce = debounce
         self.changed = changed
         self.lost = lost
+        self.returned = returned
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw .runtime(DiskFile.describe("watch", folder)) }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+        folderWatch = inotify_add_watch(descriptor, folder, Self.folderMask)
+        guard folderWatch >= 0 else {
             let message = DiskFile.describe("watch", folder)
             _ = close(descriptor)
             throw .runtime(message)
@@ -54,10 +72,71 @@ final class ProfileWatcher {
         _ = close(descriptor)
     }
 
+    /// Watches the folder again if it was lost and is there now (a reload
+    /// asked for by a person); true when it is watched.
+    @discardableResult
+    func rearm() -> Bool {
+        guard watch != nil else { return false }
+        if folderWatch >= 0 { return true }
+        let added = inotify_add_watch(descriptor, folder, Self.folderMask)
+        guard added >= 0 else { return false }
+        folderWatch = added
+        if parentWatch >= 0 {
+            _ = inotify_rm_watch(descriptor, parentWatch)
+            parentWatch = -1
+        }
+        returned("the layouts folder \(folder) is there again; saved files reload live again")
+        return true
+    }
+
+    private var parent: String {
+        let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    private var folderName: String {
+        let trimmed = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+    }
+
+    /// The folder went: wait for it in its parent, or give up live reloading.
+    private func folderGone() {
+        if folderWatch >= 0 {
+            // After IN_MOVE_SELF the watch follows the moved folder; drop it.
+            _ = inotify_rm_watch(descriptor, folderWatch)
+            folderWatch = -1
+        }
+        parentWatch = inotify_add_watch(descriptor, parent, Self.parentMask)
+        // It may be back already (replaced by a rename, or before the parent was watched).
+        if rearm() {
+            scheduleChanged()
+            return
+        }
+        if parentWatch < 0 {
+            parentGone()
+        } else {
+            lost("the layouts folder \(folder) was moved or removed; its saved files are reloaded again "
+                + "once a folder of that name is back")
+        }
+    }
+
+    /// The parent went too (or could not be watched): only a reload can look again.
+    private func parentGone() {
+        if parentWatch >= 0 {
+            _ = inotify_rm_watch(descriptor, parentWatch)
+            parentWatch = -1
+        }
+        lost("the layouts folder \(folder) and its parent were moved or removed; saved files are no longer reloaded "
+            + "until it is back and `deckctl reload` (or SIGHUP) is run, or deckd restarts")
+    }
+
     private func readEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         var relevant = false
         var gone = false
+        var back = false
+        var parentLost = false
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -65,27 +144,36 @@ final class ProfileWatcher {
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
-                let (mask, length) = buffer.withUnsafeBytes { raw -> (UInt32, Int) in
+                let (wd, mask, length) = buffer.withUnsafeBytes { raw -> (Int32, UInt32, Int) in
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.mask, Int(event.len))
+                    return (event.wd, event.mask, Int(event.len))
                 }
                 let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 || ProfileFolder.isProfileFileName(name) { relevant = true }
-                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    relevant = true
+                    back = back || folderWatch < 0
+                } else if wd == folderWatch, folderWatch >= 0 {
+                    if ProfileFolder.isProfileFileName(name) { relevant = true }
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
+                } else if wd == parentWatch, parentWatch >= 0 {
+                    if name == folderName { back = true }
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { parentLost = true }
+                }
                 offset += header + length
             }
         }
-        if gone {
-            cancel()
-            lost("the layouts folder \(folder) was moved or removed; saved files are no longer reloaded until deckd restarts")
-            return
-        }
-        if relevant, timer == nil {
-            timer = loop.schedule(after: debounce) { [weak self] in
-                self?.timer = nil
-                self?.changed()
-            }
+        if gone { folderGone() }
+        if back, rearm() { relevant = true }
+        if parentLost, folderWatch < 0, parentWatch >= 0 { parentGone() }
+        if relevant { scheduleChanged() }
+    }
+
+    private func scheduleChanged() {
+        guard timer == nil else { return }
+        timer = loop.schedule(after: debounce) { [weak self] in
+            self?.timer = nil
+            self?.changed()
         }
     }
 }

@@ -86,7 +86,8 @@ struct TokenStore: Sendable, Equatable {
         do {
             file = try JSONDecoder().decode(File.self, from: Data(bytes))
         } catch {
-            throw .configuration("the device tokens file \(path) is damaged (\(error)); fix it, or delete it and pair the devices again")
+            let reason = bytes.isEmpty ? "it is empty" : Self.reason(error)
+            throw .configuration("the device tokens file \(path) is damaged (\(reason)); fix it, or delete it and pair the devices again")
         }
         guard file.format == "deck-tokens", file.version == 1 else {
             throw .configuration("the device tokens file \(path) is not a version 1 deck-tokens file; delete it and pair the devices again")
@@ -97,6 +98,34 @@ struct TokenStore: Sendable, Equatable {
             warning = "the device tokens file \(path) can be read by other users; run chmod 600 \(path)"
         }
         return (TokenStore(devices: file.devices), warning)
+    }
+
+    /// What is wrong with the file, in words a person can act on (CLI.md:
+    /// plain sentences; `DecodingError`'s own text is Swift's debug output).
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce("") { text, key in
+                if let index = key.intValue { return text + "[\(index)]" }
+                return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "'\(path(context.codingPath + [key]))' is missing"
+        case .valueNotFound(_, let context):
+            return "'\(path(context.codingPath))' is null"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "it is not a JSON object"
+        case .typeMismatch(_, let context):
+            return "'\(path(context.codingPath))' has the wrong type"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return "it is not valid JSON"
+        case .dataCorrupted(let context):
+            return "'\(path(context.codingPath))' is not valid"
+        @unknown default:
+            return "it cannot be read"
+        }
     }
 
     /// Writes the store to `path` atomically and durably, mode 0600.

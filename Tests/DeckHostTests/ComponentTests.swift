@@ -160,6 +160,26 @@ struct HostPartsTests {
         #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
     }
 
+    /// CLI.md: errors are plain sentences, never Swift's words for a decoding failure.
+    @Test func aDamagedTokensFileIsSaidPlainly() throws {
+        let folder = try TemporaryDirectory(prefix: "tokens")
+        let path = folder.path + "/tokens.json"
+        let cases = [
+            ("{not json", "it is not valid JSON"),
+            ("", "it is empty"),
+            (#"{"format":"deck-tokens","version":1}"#, "'devices' is missing"),
+            (#"{"format":"deck-tokens","version":1,"devices":[{"name":"a","created":"x"}]}"#, "'devices[0].token' is missing"),
+            (#"{"format":"deck-tokens","version":1,"devices":"x"}"#, "'devices' has the wrong type"),
+            (#"{"format":"deck-tokens","version":1,"devices":[{"name":null,"token":"t","created":"x"}]}"#, "'devices[0].name' is null"),
+            ("[]", "it is not a JSON object"),
+        ]
+        for (text, reason) in cases {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: HostError.configuration("the device tokens file \(path) is damaged (\(reason)); "
+                + "fix it, or delete it and pair the devices again")) { try TokenStore.load(path: path) }
+        }
+    }
+
     @Test func argumentsDefaultsAndMistakes() throws {
         let environment = ["HOME": "/home/kim", "XDG_RUNTIME_DIR": "/run/user/1000"]
         guard case .run(let defaults) = try HostArguments.parse([], environment: environment) else { Issue.record("no run"); return }

@@ -31,6 +31,30 @@ struct ConnectionTests {
         #expect(throws: HarnessError.self) { try host.device("phone", token: token) }
     }
 
+    /// Pairing a name again replaces its token, which revokes the old one as
+    /// `unpair` does: connections that presented it are closed (a lost phone
+    /// is cut off by pairing its replacement under the same name), other
+    /// devices stay.
+    @Test func pairingANameAgainClosesTheConnectionsOfItsOldToken() throws {
+        let host = try startedHost(arguments: ["--require-token"])
+        let control = try host.controlClient()
+        let watcher = try host.controlClient("watcher")
+        #expect(try watcher.expectOK(.subscribe) == nil)
+        guard case .paired(_, _, let old) = try control.request(.pair(name: "Kim's phone")),
+              case .paired(_, _, let other) = try control.request(.pair(name: "tablet")) else { Issue.record("no tokens"); return }
+        let lost = try host.device("lost phone", token: old)
+        let tablet = try host.device("tablet", token: other)
+        guard case .paired(_, _, let new) = try control.request(.pair(name: "Kim's phone")) else { Issue.record("no token"); return }
+        #expect(new != old)
+        #expect(lost.isClosed())
+        let leave = try watcher.next { if case .event(.leave(let client, _)) = $0 { client.name == "lost phone" } else { false } }
+        guard case .event(.leave(_, let reason)) = leave else { Issue.record("\(leave)"); return }
+        #expect(reason == "unpaired")
+        #expect(try tablet.request(.ping).type == "pong")
+        #expect(throws: HarnessError.self) { try host.device("lost phone", token: old) }
+        #expect(try host.device("new phone", token: new).request(.ping).type == "pong")
+    }
+
     @Test func tenFailedTokensAMinuteBlockTheAddress() throws {
         let host = try startedHost(arguments: ["--require-token"])
         let control = try host.controlClient()

@@ -37,6 +37,47 @@ struct LockTests {
         #expect(try a.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap)) == nil)
     }
 
+    /// §6 names the request kinds, not their contents: a well-formed edit or
+    /// press whose button breaks a rule (`invalid` when unlocked) is `locked`
+    /// too, and only its sender gets the layout — as for an edit that would
+    /// be `outOfRange` or `stale`, and unlike the layout to everyone that
+    /// follows an `invalid` refusal when unlocked (§5).
+    @Test func anInvalidEditOrPressWhileLockedIsLockedAndOnlyTheSenderGetsTheLayout() throws {
+        let host = try startedHost()
+        let a = try host.device("a")
+        let b = try host.device("b")
+        let control = try host.controlClient()
+        #expect(try control.expectOK(.lock) == nil)
+        for client in [a, b] {
+            guard case .lock(true) = try client.next(where: isLock) else { Issue.record("no lock broadcast"); return }
+        }
+        let lines = [
+            #"{"type":"setButton","id":"s","page":0,"index":3,"button":{"name":"","action":{"run":"true"}}}"#,
+            #"{"type":"moveButton","id":"m","fromPage":0,"fromIndex":1,"toPage":0,"toIndex":3,"button":{"name":"T","action":{"page":"sideways"}}}"#,
+            #"{"type":"clearButton","id":"c","page":0,"index":1,"expecting":{"name":"T","action":{"run":"true","open":"x"}}}"#,
+            #"{"type":"press","id":"p","page":0,"index":1,"button":{"name":" ","action":{"run":"true"}}}"#,
+            // Longer than the 4 KiB the host looks into again for a broken line's type.
+            #"{"type":"setButton","id":"l","page":0,"index":3,"button":{"name":""# + String(repeating: "x", count: 5000)
+                + #"","action":{}}}"#,
+        ]
+        for line in lines {
+            try a.line.send(line)
+            let reply = try a.next()
+            guard case .error(_, let code, _, _) = reply else { Issue.record("\(line) answered \(reply)"); continue }
+            #expect(code == .locked, "\(line)")
+            #expect(try a.nextLayout().revision == a.welcome?.revision)
+        }
+        // The other device was sent nothing: its next line is its own pong.
+        #expect(try b.request(.ping).type == "pong")
+        #expect(b.backlog.isEmpty)
+        // Unlocked, the same line is `invalid` again, and the layout goes to everyone (§5).
+        #expect(try control.expectOK(.unlock) == nil)
+        _ = try b.next(where: isLock)
+        try a.line.send(lines[0])
+        guard case .error(_, .invalid, _, _) = try a.next(where: { $0.type == "error" }) else { Issue.record("not invalid"); return }
+        #expect(try b.nextLayout().revision == a.welcome?.revision)
+    }
+
     @Test func theLockProbeLocksAndUnlockCannotOverrideIt() throws {
         let host = try HostProcess(files: ["default.yaml": deskYAML])
         let flag = host.root.path + "/locked"
@@ -54,6 +95,30 @@ struct LockTests {
         #expect(message.contains("lock probe"))
         try Data("0\n".utf8).write(to: URL(fileURLWithPath: flag))
         guard case .lock(false) = try device.next(where: isLock) else { Issue.record("no unlock"); return }
+    }
+
+    /// A probe that hangs is killed after its 5 s; one that hangs when the
+    /// host stops is killed then (its whole group), not left running after
+    /// deckd has exited.
+    @Test func aHungProbeDoesNotOutliveTheHost() throws {
+        let host = try HostProcess(files: ["default.yaml": deskYAML])
+        let flag = host.root.path + "/hang"
+        let pidFile = host.root.path + "/probe.pid"
+        let probe = "if [ -e '\(flag)' ]; then echo $$ > '\(pidFile).tmp' && mv '\(pidFile).tmp' '\(pidFile)'; exec sleep 300; fi; echo false"
+        try host.start(extra: ["--lock-probe", probe, "--lock-probe-interval", "50"])
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
+        let deadline = ContinuousClock.now + .seconds(10)
+        var pid: pid_t = 0
+        while pid == 0, ContinuousClock.now < deadline {
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            if pid == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        try #require(pid > 0, "the probe never hung")
+        defer { if kill(pid, 0) == 0 { kill(pid, SIGKILL) } }
+        #expect(try host.stop() == 0)
+        let gone = ContinuousClock.now + .seconds(5)
+        while kill(pid, 0) == 0, ContinuousClock.now < gone { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(kill(pid, 0) != 0, "the hung probe \(pid) is still running after deckd stopped")
     }
 
     @Test func controlRequestsAreRefusedOnTCPAndTheControlKindIsClosed() throws {

@@ -37,6 +37,58 @@ struct ProfileTests {
         #expect(try host.device().welcomeLayout == layout)
     }
 
+    /// PROFILE.md §5: the host watches the layouts folder — also after the
+    /// folder itself was replaced (removed and made again, or a new folder
+    /// renamed into its place, as checkout and sync tools do).
+    @Test func aReplacedLayoutsFolderIsWatchedAgain() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let files = FileManager.default
+        try files.removeItem(atPath: host.layouts)
+        #expect(host.waitForLog("was moved or removed"))
+        try files.createDirectory(atPath: host.layouts, withIntermediateDirectories: false)
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Again"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Again")
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Saved"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Saved")
+        // A new folder renamed into place; saves in the old one no longer count.
+        let fresh = host.root.path + "/fresh"
+        try files.createDirectory(atPath: fresh, withIntermediateDirectories: false)
+        try Data(deskYAML.replacingOccurrences(of: "name: Build", with: "name: Fresh").utf8)
+            .write(to: URL(fileURLWithPath: fresh + "/default.yaml"))
+        try files.moveItem(atPath: host.layouts, toPath: host.root.path + "/old")
+        try files.moveItem(atPath: fresh, toPath: host.layouts)
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Fresh")
+        try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Newest"))
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Newest")
+    }
+
+    /// When the folder's parent goes too, nothing can be waited for; once
+    /// the folder is back, `deckctl reload` (or SIGHUP) watches it again.
+    @Test func aLayoutsFolderWhoseParentWentIsWatchedAgainAfterAReload() throws {
+        let host = try HostProcess(files: [:])
+        let parent = host.root.path + "/config"
+        let layouts = parent + "/layouts"
+        let files = FileManager.default
+        func save(_ name: String) throws {
+            try Data(deskYAML.replacingOccurrences(of: "name: Build", with: "name: \(name)").utf8)
+                .write(to: URL(fileURLWithPath: layouts + "/default.yaml"))
+        }
+        try files.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try save("Build")
+        try host.start(extra: ["--layouts", layouts])
+        let device = try host.device()
+        let control = try host.controlClient()
+        try files.removeItem(atPath: parent)
+        #expect(host.waitForLog("until it is back and `deckctl reload`"))
+        try files.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try save("Back")
+        #expect(try control.expectOK(.reload) != nil)
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Back")
+        try save("Saved")
+        #expect(try device.nextLayout(timeout: .seconds(5)).layout.button(page: 0, index: 2)?.name == "Saved")
+    }
+
     @Test func reloadOfAnUnchangedFileKeepsClientEditsAndSIGHUPReloads() throws {
         let host = try startedHost()
         let device = try host.device()
@@ -114,6 +166,29 @@ struct ProfileTests {
         #expect(layouts == [welcome + 1, welcome + 2])
         #expect(host.log.contains("refused useProfile from test: invalid: streaming.yaml has problems"))
         #expect(host.log.contains("streaming.yaml:4:11: unknown key 'nmae'"))
+    }
+
+    /// `export` of a profile whose file is broken gives its newest snapshot
+    /// (a way to repair the file); with no snapshot there is nothing to
+    /// export, and the answer says what is wrong with the file — as
+    /// `useProfile` does — not that no such profile exists.
+    @Test func exportOfABrokenFileWithoutASnapshotIsInvalidWithItsProblems() throws {
+        let host = try startedHost(["streaming.yaml": streamYAML, "other.yaml": "pages: [\n"])
+        let control = try host.controlClient()
+        let reply = try control.request(.export(profile: "other"))
+        guard case let .error(_, .invalid, message, problems) = reply else { Issue.record("\(reply)"); return }
+        #expect(message == "other.yaml has a problem; profile 'other' has no snapshot to export")
+        #expect(problems.map(\.file) == ["other.yaml"])
+        // Once live, a profile keeps a snapshot, which export gives when the file breaks.
+        try control.expectOK(.useProfile(name: "streaming"))
+        try control.expectOK(.useProfile(name: "default"))
+        try host.write("streaming.yaml", "pages: [\n")
+        try control.expectOK(.reload)
+        guard case .export(_, "streaming", let yaml) = try control.request(.export(profile: "streaming")) else {
+            Issue.record("no export of the snapshot"); return
+        }
+        #expect(yaml.contains("Scene"))
+        try control.expectError(.export(profile: "ghost"), .notFound)
     }
 
     @Test func startupRulesAndExitCodes() throws {

@@ -320,6 +320,23 @@ struct PluginHostTests {
         #expect(host.waitForLog("plugins: good (from \(host.root.path)/plugins)"))
     }
 
+    /// `deckctl reload; deckctl status` must show the plugins as the reload
+    /// found them: the reply to `reload` comes once the manifests are read again.
+    @Test func aReloadIsAnsweredOnceThePluginsAreReadAgain() throws {
+        let host = try startedHost()
+        try host.installPlugin("flip", script: recorderPlugin)
+        let manifest = host.root.path + "/plugins/flip/plugin.yaml"
+        let broken = "id: flip\nexce: [./plugin]\n"
+        let control = try host.controlClient()
+        for round in 0..<6 {
+            let isBroken = round % 2 == 0
+            try Data((isBroken ? broken : "id: flip\nexec: [./plugin]\n").utf8).write(to: URL(fileURLWithPath: manifest))
+            try control.expectOK(.reload)
+            let state = try control.status().plugins.first { $0.id == "flip" }?.state
+            #expect(state == (isBroken ? "unavailable" : "stopped"), "round \(round): the status right after the reload's ok")
+        }
+    }
+
     /// The repository's own examples, as `make run` serves them.
     @Test func theExamplePluginsCountAndTimeAHold() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

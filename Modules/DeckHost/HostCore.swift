@@ -50,6 +50,9 @@ final class HostCore {
     var probe: LockProbe?
     /// Every plugin (started in `Host.start`).
     var plugins: PluginManager?
+    /// The plugin buttons each connection holds down (a `down` not yet
+    /// followed by its `up`), lifted for it if it leaves first (HostCore+Holds.swift).
+    var holds: [ConnectionID: [HeldSlot: ActionRequest]] = [:]
     /// `PATH`, for plugin programs named without a `/`.
     var searchPath: String?
     var stopping = false

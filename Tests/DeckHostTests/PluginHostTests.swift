@@ -320,6 +320,52 @@ struct PluginHostTests {
         #expect(host.waitForLog("plugins: good (from \(host.root.path)/plugins)"))
     }
 
+    /// A hold-to-talk button must learn its `up` even when the device that
+    /// held it down goes away first (its connection closed, a phone out of
+    /// range): the host lifts what it held, once, with the button it pressed.
+    @Test func aDeviceThatLeavesWhileHoldingAButtonDownLiftsIt() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Talk, action: {plugin: recorder, command: talk}}
+                  1: {name: Other, action: {plugin: recorder, command: other}}
+                  2: {name: Echo, action: {run: "true"}}
+            """])
+        try host.installPlugin("recorder", script: recorderPlugin)
+        try host.start()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        #expect(try control.waitForPlugin("recorder", state: "running") != nil)
+        func left(_ name: String) -> (HostMessage) -> Bool {
+            { if case .event(.leave(let client, _)) = $0 { client.name == name } else { false } }
+        }
+        // Kim holds Talk down and leaves; Lee presses and lifts Other, and leaves.
+        let kim = try host.device("Kim")
+        try kim.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        try kim.expectOK(.press(page: 0, index: 2, button: nil, phase: .down))
+        kim.line.close()
+        _ = try control.next(where: left("Kim"))
+        let lee = try host.device("Lee")
+        try lee.expectOK(.press(page: 0, index: 1, button: nil, phase: .down))
+        try lee.expectOK(.press(page: 0, index: 1, button: nil, phase: .up))
+        lee.line.close()
+        _ = try control.next(where: left("Lee"))
+        // A last press marks the end of what the plugin is sent.
+        let ann = try host.device("Ann")
+        try ann.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        let expected = ["down 0/0 Kim", "up 0/0 Kim", "down 0/1 Lee", "up 0/1 Lee", "tap 0/1 Ann"]
+        let file = host.root.path + "/plugins/recorder/presses.txt"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.last == expected.last { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(lines == expected, "Kim's hold is lifted when Kim leaves; Lee lifted Other already")
+        #expect(host.waitForLog("'Talk' lifted at 0/0: Kim left while holding it down"))
+    }
+
     /// `deckctl reload; deckctl status` must show the plugins as the reload
     /// found them: the reply to `reload` comes once the manifests are read again.
     @Test func aReloadIsAnsweredOnceThePluginsAreReadAgain() throws {

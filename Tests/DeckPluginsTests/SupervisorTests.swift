@@ -255,6 +255,32 @@ import Testing
         #expect(harness.waitForLog("plugin 'echo' was ended by signal 9; starting it again in 40 ms"))
     }
 
+    /// A title is what its plugin set on one button: when the slot comes to
+    /// hold another button of that plugin (a swap, an edit), the title goes,
+    /// rather than labelling the other button.
+    @Test func aTitleGoesWhenItsSlotHoldsAnotherButtonOfThePlugin() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        let layout = try PluginLayouts.with([("echo", "mic"), ("echo", "cam"), ("echo", "keep")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        for index in 0..<3 { try harness.press(layout, page: 0, index: index, tag: "t\(index)") }
+        #expect(harness.wait { $0.titles.count == 3 })
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["mic tap", "cam tap", "keep tap"])
+        var swapped = layout
+        swapped.pages[0].buttons.swapAt(0, 1)
+        try harness.show(swapped)
+        #expect(harness.wait { $0.titles.count == 5 })
+        #expect(harness.record.withLock { Array($0.titles.suffix(2)).map { "\($0.page)/\($0.index) \($0.title ?? "nil")" } }
+            == ["0/0 nil", "0/1 nil"])
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["keep tap"], "the unchanged button keeps its title")
+        // An edit of the button in place (its settings) is another button too.
+        var edited = swapped
+        edited.pages[0].buttons[2] = DeckButton(name: "echo 2", action: .plugin(id: "echo", command: "keep", settings: ["n": .int(1)]))
+        try harness.show(edited)
+        #expect(harness.wait { $0.titles.count == 6 })
+        #expect(try harness.withManager { $0.currentTitles.isEmpty })
+    }
+
     @Test func aFloodOfTitlesIsCoalesced() throws {
         let plugin = TestPlugin.sh("flood", """
             read -r hello

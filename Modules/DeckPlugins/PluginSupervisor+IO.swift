@@ -50,7 +50,7 @@ extension PluginSupervisor {
             inputWatch = nil
             outbox.removeAll()
             let reason = error == EPIPE ? "closed its input" : "could not be written to (\(String(cString: strerror(error))))"
-            perform(lifecycle.broke(reason))
+            brokeUnlessExiting(reason)
         }
     }
 
@@ -81,16 +81,22 @@ extension PluginSupervisor {
         case .ended:
             outputWatch?.cancel()
             outputWatch = nil
-            // A plugin that exits closes its output a moment before the exit
-            // is seen: give the exit a moment, so the log says how it ended.
-            if process?.hasExited == true {
-                checkExit()
-            } else {
-                outputClosedTimer = loop.schedule(after: .milliseconds(200)) { [weak self] in
-                    guard let self else { return }
-                    outputClosedTimer = nil
-                    perform(lifecycle.broke("closed its output"))
-                }
+            brokeUnlessExiting("closed its output")
+        }
+    }
+
+    /// A pipe to the plugin ended (`reason`). A plugin that exits closes its
+    /// pipes a moment before the exit is seen: give the exit a moment, so the
+    /// log and `deckctl status` say how it ended ("exited with status 4")
+    /// rather than which pipe noticed first.
+    private func brokeUnlessExiting(_ reason: String) {
+        if process?.hasExited == true {
+            checkExit()
+        } else if brokenPipeTimer == nil {
+            brokenPipeTimer = loop.schedule(after: .milliseconds(200)) { [weak self] in
+                guard let self else { return }
+                brokenPipeTimer = nil
+                perform(lifecycle.broke(reason))
             }
         }
     }
@@ -215,8 +221,8 @@ extension PluginSupervisor {
     func tearDown() {
         for watch in [outputWatch, errorWatch, exitWatch, inputWatch] { watch?.cancel() }
         (outputWatch, errorWatch, exitWatch, inputWatch) = (nil, nil, nil, nil)
-        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer] { timer?.cancel() }
-        (readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer) = (nil, nil, nil, nil, nil)
+        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer] { timer?.cancel() }
+        (readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer) = (nil, nil, nil, nil, nil)
         process?.close()
         process = nil
         outbox.removeAll()

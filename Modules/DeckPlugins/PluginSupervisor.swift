@@ -46,8 +46,9 @@ final class PluginSupervisor {
     var terminateTimer: LoopTimer?
     var killTimer: LoopTimer?
     var reapTimer: LoopTimer?
-    /// Started when the plugin closes its output while it still runs.
-    var outputClosedTimer: LoopTimer?
+    /// Started when a pipe to the plugin ends (it closed its output or its
+    /// input) while the process still runs: the grace for its exit to show.
+    var brokenPipeTimer: LoopTimer?
     var budget: LogBudget
     /// Presses that came before `ready`, in order, with who to tell.
     var held: [(press: PluginPress, done: (PluginPressResult) -> Void)] = []

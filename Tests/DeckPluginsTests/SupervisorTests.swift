@@ -231,6 +231,32 @@ import Testing
         #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
     }
 
+    /// A plugin that exits breaks its input pipe a moment before its exit is
+    /// seen: the exit, with its status, is what the log and status report.
+    @Test func aPluginThatExitsIsReportedByItsExitNotItsBrokenInput() throws {
+        let harness = try PluginHarness(plugins: [.sh("quitter", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            exit 4
+            """)])
+        try harness.show(try PluginLayouts.with([("quitter", "x")]))
+        #expect(harness.waitForLog("plugin 'quitter' exited with status 4; starting it again in 40 ms"))
+        #expect(!harness.logged("closed its input"), "\(harness.logText.suffix(2000))")
+    }
+
+    /// A plugin that closes its input and keeps running is still let go.
+    @Test func aPluginThatClosesItsInputIsRestarted() throws {
+        let harness = try PluginHarness(plugins: [.sh("closer", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            exec sleep 100
+            """)])
+        try harness.show(try PluginLayouts.with([("closer", "x")]))
+        #expect(harness.waitForLog("plugin 'closer' closed its input; starting it again in 40 ms"))
+    }
+
     @Test func titlesFollowTheLayoutAndTheProcess() throws {
         let harness = try PluginHarness(plugins: [TestPlugins.echo(), TestPlugins.crashOnPress()])
         let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("crashy", "c")])

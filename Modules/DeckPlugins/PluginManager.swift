@@ -104,13 +104,17 @@ public final class PluginManager {
         showTitles()
         for (id, supervisor) in supervisors { supervisor.setButtons(liveButtons[id] ?? []) }
         startNeeded()
+        reportMissing()
+    }
+
+    /// Logs the plugins the live layout uses that are not there (once each,
+    /// until they are there again): after a layout change and after a reload.
+    private func reportMissing() {
         let nowMissing = Set(liveButtons.keys.filter { supervisors[$0] == nil })
-        if nowMissing != missing {
-            for id in nowMissing.subtracting(missing).sorted() {
-                events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
-            }
-            missing = nowMissing
+        for id in nowMissing.subtracting(missing).sorted() {
+            events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
         }
+        missing = nowMissing
     }
 
     /// Hands a press of a `{plugin: ID, …}` button to its plugin; `done` is
@@ -150,6 +154,7 @@ public final class PluginManager {
             events.statusChanged(PluginStatus(id: entry.id, state: "unavailable", message: entry.reason))
         }
         startNeeded()
+        reportMissing()
         return fresh.problems
     }
 

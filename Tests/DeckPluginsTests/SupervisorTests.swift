@@ -345,6 +345,26 @@ import Testing
         #expect(try harness.status("broken")?.state == "unavailable")
     }
 
+    /// The log says when the live layout's buttons lose their plugin to a
+    /// reload, as it does when a layout brings buttons of a missing plugin.
+    @Test func aReloadThatTakesAwayAUsedPluginSaysSo() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        try harness.show(try PluginLayouts.with([("echo", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        try FileManager.default.removeItem(at: harness.folder.appending("echo/plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is not installed (looked in \(harness.folder.path))"))
+        // Back again: running, and gone once more, said once more.
+        try TestPlugins.echo().install(in: harness.folder.path)
+        try harness.withManager { $0.reload() }
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        try Data("id: echo\nexec: ./plugin\n".utf8).write(to: harness.folder.appending("echo/plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is unavailable: \(harness.folder.path)/echo/plugin.yaml:2:7"))
+        let warnings = harness.record.withLock { $0.logs.filter { $0.message.hasPrefix("buttons of the live layout use plugin 'echo'") } }
+        #expect(warnings.count == 2)
+    }
+
     @Test func reloadRestartsAChangedPluginAndStartsNewOnes() throws {
         let harness = try PluginHarness(plugins: [TestPlugins.echo()])
         let layout = try PluginLayouts.with([("echo", "x"), ("late", "y")])

@@ -257,6 +257,23 @@ import Testing
         #expect(harness.waitForLog("plugin 'closer' closed its input; starting it again in 40 ms"))
     }
 
+    /// A `buttons` line longer than the queue's byte bound (a big layout, big
+    /// settings) still reaches a plugin that reads: the bound is for a plugin
+    /// that does not read, and one line alone may pass it.
+    @Test func aButtonsLineLargerThanTheQueueBoundIsSent() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        var layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("echo", "c")])
+        for index in 0..<3 {
+            layout.pages[0].buttons[index] = DeckButton(name: "big \(index)", action: .plugin(
+                id: "echo", command: "x", settings: ["blob": .string(String(repeating: "z", count: 400_000))]))
+        }
+        try harness.show(layout)
+        #expect(harness.waitForLog("plugin 'echo': buttons 3"), "\(harness.logText.suffix(2000))")
+        #expect(!harness.logged("is not reading its input"))
+        try harness.press(layout, page: 0, index: 1, tag: "after")
+        #expect(harness.wait { $0.results["after"] == .delivered })
+    }
+
     @Test func titlesFollowTheLayoutAndTheProcess() throws {
         let harness = try PluginHarness(plugins: [TestPlugins.echo(), TestPlugins.crashOnPress()])
         let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("crashy", "c")])

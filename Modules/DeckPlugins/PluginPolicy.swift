@@ -32,6 +32,12 @@ public struct PluginPolicy: Hashable, Sendable {
     /// Titles are broadcast at most this often per button; changes in between
     /// are coalesced into the latest (a plugin cannot flood the devices).
     public var titleInterval: Duration = .milliseconds(50)
+    /// Bytes read from one plugin's output (and as many from its stderr) per
+    /// loop turn, at most. Every line read is parsed, so this bounds what a
+    /// plugin writing without end costs each turn, and so how long everyone
+    /// else waits: 16 KiB is a few hundred lines, and a plugin that reads as
+    /// fast as the loop turns still gets megabytes a second through.
+    public var readBudget = 16 << 10
     /// Problem lines (invalid output, stderr) logged per plugin per
     /// ``logWindow`` before the rest are counted instead of logged.
     public var logBudget = 100

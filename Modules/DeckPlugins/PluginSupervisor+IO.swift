@@ -109,9 +109,11 @@ extension PluginSupervisor {
             switch piece {
             case .line(let bytes):
                 guard !bytes.isEmpty else { continue }
-                var text = String(decoding: bytes, as: UTF8.self)
-                if text.count > 2000 { text = String(text.prefix(2000)) + "…" }
-                limitedLog(.info, "plugin '\(id)' (stderr): \(text)")
+                limitedLog(.info, {
+                    var text = String(decoding: bytes, as: UTF8.self)
+                    if text.count > 2000 { text = String(text.prefix(2000)) + "…" }
+                    return "plugin '\(id)' (stderr): \(text)"
+                }())
             case .tooLong:
                 limitedLog(.warning, "plugin '\(id)' wrote a stderr line longer than \(errorLines.limit) bytes; it was not logged")
             }
@@ -122,30 +124,10 @@ extension PluginSupervisor {
         }
     }
 
-    private enum ReadOutcome {
-        /// Read the budget of one turn; more may be waiting (the watch fires again).
-        case more
-        /// Nothing more to read now.
-        case drained
-        /// End of file or an error: nothing more will come.
-        case ended
-    }
-
-    /// Reads what `fd` has, at most 16 reads (1 MiB) per loop turn, so a
+    /// Reads what `fd` has, within the policy's budget per loop turn, so a
     /// plugin that never stops writing cannot keep the loop from its other work.
-    private func read(_ fd: Int32, into splitter: inout LineSplitter, _ each: (LineSplitter.Piece) -> Void) -> ReadOutcome {
-        for _ in 0..<16 {
-            let count = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                readBuffer.withUnsafeBufferPointer { splitter.append(UnsafeBufferPointer(rebasing: $0[0..<count]), each) }
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .drained }
-            splitter.finish(each)
-            return .ended
-        }
-        return .more
+    private func read(_ fd: Int32, into splitter: inout LineSplitter, _ each: (LineSplitter.Piece) -> Void) -> PipeReading {
+        PipeReading.read(fd, buffer: &readBuffer, budget: policy.readBudget, into: &splitter, each)
     }
 
     private func handleOutput(_ piece: LineSplitter.Piece) {
@@ -182,8 +164,10 @@ extension PluginSupervisor {
         }
     }
 
-    /// Logs a line the plugin caused, within its log budget.
-    func limitedLog(_ level: PluginLogLevel, _ message: String) {
+    /// Logs a line the plugin caused, within its log budget. The message is
+    /// made only when it is logged: a plugin writing garbage in a loop costs
+    /// a count per line past the budget, not a sentence.
+    func limitedLog(_ level: PluginLogLevel, _ message: @autoclosure () -> String) {
         switch budget.take(now: .now) {
         case .suppress:
             return
@@ -191,7 +175,7 @@ extension PluginSupervisor {
             if suppressedBefore > 0 {
                 log(.warning, "plugin '\(id)': \(suppressedBefore) more lines from it were not logged")
             }
-            log(level, message)
+            log(level, message())
             if isLast {
                 log(.warning, "plugin '\(id)' writes a lot: its next lines within \(PluginLifecycle.words(budget.window)) are counted, not logged")
             }

@@ -188,7 +188,7 @@ final class PluginSupervisor {
         do {
             let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder)
             self.process = process
-            readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+            readBuffer = [UInt8](repeating: 0, count: policy.readBudget)
             do {
                 try watch(process)
             } catch {

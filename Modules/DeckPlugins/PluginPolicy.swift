@@ -16,6 +16,10 @@ public struct PluginPolicy: Hashable, Sendable {
     /// A plugin that ran this long after `ready` before failing starts its
     /// restart delays from ``firstRestartDelay`` again.
     public var stableAfter: Duration = .seconds(60)
+    /// A pipe to a running plugin closed (its output, its input): how long
+    /// its exit has to show up before the closed pipe itself is the failure.
+    /// A plugin that exits closes its pipes a moment before the exit is seen.
+    public var closedPipeGrace: Duration = .milliseconds(200)
     /// After `shutdown`, how long a plugin has to exit before SIGTERM.
     public var shutdownGrace: Duration = .seconds(2)
     /// After SIGTERM, how long before SIGKILL.

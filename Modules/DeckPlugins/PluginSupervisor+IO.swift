@@ -93,9 +93,12 @@ extension PluginSupervisor {
         if process?.hasExited == true {
             checkExit()
         } else if brokenPipeTimer == nil {
-            brokenPipeTimer = loop.schedule(after: .milliseconds(200)) { [weak self] in
+            brokenPipeTimer = loop.schedule(after: policy.closedPipeGrace) { [weak self] in
                 guard let self else { return }
                 brokenPipeTimer = nil
+                // After a long loop turn the exit may have come in time but not
+                // been seen yet (its pidfd is read on the next turn).
+                if process?.hasExited == true { return checkExit() }
                 perform(lifecycle.broke(reason))
             }
         }

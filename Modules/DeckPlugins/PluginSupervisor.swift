@@ -156,6 +156,11 @@ final class PluginSupervisor {
                 send(.hello(hello))
                 readyTimer = loop.schedule(after: timeout) { [weak self] in
                     guard let self else { return }
+                    readyTimer = nil
+                    // Timers fire at the end of a loop turn: after a long turn
+                    // (a busy host) a `ready` that came in time may still wait
+                    // in the pipe. Read it first; it wins if it is there.
+                    if outputWatch != nil { readOutput() }
                     perform(lifecycle.readyTimedOut())
                 }
             case .becameReady:

@@ -245,6 +245,50 @@ import Testing
         #expect(!harness.logged("closed its input"), "\(harness.logText.suffix(2000))")
     }
 
+    /// A loop turn that took long (a busy host) ends with the timers that
+    /// came due meanwhile: a `ready` that arrived in time and waits unread in
+    /// the pipe must count, not the timeout.
+    @Test func aReadyWaitingInThePipeBeatsTheTimeoutAfterABusyTurn() throws {
+        let harness = try PluginHarness(plugins: [.sh("prompt", """
+            read -r hello
+            sleep 0.2
+            echo '{"type":"ready"}'
+            exec cat > /dev/null
+            """)])
+        try harness.show(try PluginLayouts.with([("prompt", "x")]))
+        // The loop is busy past the ready timeout (800 ms); `ready` comes at 200 ms.
+        try harness.loop.sync { Thread.sleep(forTimeInterval: 1.2) }
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        #expect(!harness.logged("did not say ready"), "\(harness.logText)")
+    }
+
+    /// The same for a plugin whose exit comes within the grace after a closed
+    /// pipe, while the loop is busy: the exit is what is reported.
+    @Test func anExitWithinTheGraceBeatsTheClosedPipeAfterABusyTurn() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.closedPipeGrace = .seconds(1)
+        let harness = try PluginHarness(plugins: [.sh("quitter", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            while [ ! -e go ]; do sleep 0.01; done
+            exit 4
+            """)], policy: policy)
+        try harness.show(try PluginLayouts.with([("quitter", "x")]))
+        // Running: its `buttons` met the closed input, and the grace (1 s here) began.
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let pid = try #require(pids(harness, "quitter").first)
+        let go = harness.folder.path + "/quitter/go"
+        try harness.loop.sync {
+            // Busy past the grace; the plugin exits meanwhile.
+            let deadline = Date().addingTimeInterval(1.5)
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            while processIsAlive(pid) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            Thread.sleep(forTimeInterval: max(0, deadline.timeIntervalSinceNow))
+        }
+        #expect(harness.waitForLog("plugin 'quitter' exited with status 4; starting it again in 40 ms"), "\(harness.logText)")
+    }
+
     /// A plugin that closes its input and keeps running is still let go.
     @Test func aPluginThatClosesItsInputIsRestarted() throws {
         let harness = try PluginHarness(plugins: [.sh("closer", """

@@ -320,6 +320,28 @@ struct PluginHostTests {
         #expect(host.waitForLog("plugins: good (from \(host.root.path)/plugins)"))
     }
 
+    /// The `hold` example forgets a held button that leaves the layout,
+    /// instead of setting its title twice a second for a slot it no longer
+    /// owns (each one a warning in the host's log).
+    @Test func theHoldExampleForgetsAHeldButtonThatIsRemoved() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Hold, action: {plugin: hold, command: hold}}
+            """])
+        try host.start(extra: ["--plugins", repository.appendingPathComponent("plugins").path])
+        let device = try host.device()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("hold", state: "running", timeout: .seconds(15)) != nil)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: "holding…") }
+        try device.expectOK(.clearButton(page: 0, index: 0, expecting: nil))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: nil) }
+        // It would set "holding 0.5 s" within half a second; give it three times that.
+        #expect(!host.waitForLog("plugin 'hold' set the title of slot 0/0, which is not one of its buttons", timeout: .milliseconds(1500)))
+    }
+
     /// A hold-to-talk button must learn its `up` even when the device that
     /// held it down goes away first (its connection closed, a phone out of
     /// range): the host lifts what it held, once, with the button it pressed.

@@ -50,7 +50,8 @@ final class BuiltinActionRunner: ActionRunner {
     }
 
     /// Stops taking actions; those still waiting end with `failed`. Running
-    /// commands are left to finish in their own process groups.
+    /// commands are not killed (docs/host.md: one that writes
+    /// after the host is gone ends with SIGPIPE).
     func shutdown() {
         stopped.store(true, ordering: .relaxed)
         let waiting = places.withLock { places in

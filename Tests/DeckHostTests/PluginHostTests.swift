@@ -92,6 +92,25 @@ struct PluginHostTests {
         #expect(host.waitForLog("'Hang' (run) did not finish within"))
     }
 
+    /// A run's output line longer than the log takes (4 KiB) is cut with a
+    /// mark, and what was cut is counted like the rest of what was not logged.
+    @Test func aLongOutputLineIsCutVisiblyAndCounted() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Wide, action: {run: "head -c 10000 /dev/zero | tr '\\\\0' a; echo; echo short"}}
+            """])
+        try host.start()
+        let device = try host.device()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(try control.nextOutcome() == .exited(status: 0))
+        #expect(host.waitForLog("'Wide': short"))
+        #expect(host.log.contains("'Wide': " + String(repeating: "a", count: 4096) + "…\n"), "cut at 4 KiB, with a mark")
+        #expect(host.waitForLog("'Wide': 5904 more bytes of output were not logged"))
+    }
+
     @Test func anOpenWithoutAnOpenerSaysSo() throws {
         let host = try HostProcess(files: ["default.yaml": "pages:\n  - buttons:\n      0: {name: Web, action: {open: \"https://example.com\"}}\n"])
         try host.start(extra: ["--opener", host.root.path + "/no-such-opener"])

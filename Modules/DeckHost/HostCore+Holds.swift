@@ -9,9 +9,10 @@ struct HeldSlot: Hashable, Comparable {
 }
 
 extension HostCore {
-    /// Keeps track of the plugin buttons a connection holds down: a `down`
-    /// of a plugin button is held until the same connection sends an `up`
-    /// for that slot (whatever the slot holds by then).
+    /// Keeps track of the plugin buttons a device holds down: a `down` of a
+    /// plugin button is held until the same connection sends an `up` for that
+    /// slot (whatever the slot holds by then). Not for control clients:
+    /// `deckctl press --down` and `deckctl press --up` are two connections.
     ///
     /// Runs as an effect of the press, in pipeline order, so a connection's
     /// presses and the lift when it leaves reach the plugin in that order.

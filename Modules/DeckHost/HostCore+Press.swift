@@ -28,7 +28,8 @@ extension HostCore {
             .log(.info, "pressed '\(button.name)' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
         ]
         let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
-        if phase != .tap {
+        if phase != .tap && !session.isControl {
+            // deckctl's `press --down` and `--up` come on two connections, on purpose.
             effects.append(.run { core in core.trackHold(request, of: connection) })
         }
         if case let .plugin(plugin, command, settings) = button.action {

@@ -391,10 +391,16 @@ struct PluginHostTests {
         try lee.expectOK(.press(page: 0, index: 1, button: nil, phase: .up))
         lee.line.close()
         _ = try control.next(where: left("Lee"))
+        // deckctl's `press --down` and `press --up` are two connections: its
+        // down stays held when it leaves, until its up.
+        let script = try host.controlClient("deckctl")
+        try script.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        script.line.close()
+        _ = try control.next(where: left("deckctl"))
         // A last press marks the end of what the plugin is sent.
         let ann = try host.device("Ann")
         try ann.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
-        let expected = ["down 0/0 Kim", "up 0/0 Kim", "down 0/1 Lee", "up 0/1 Lee", "tap 0/1 Ann"]
+        let expected = ["down 0/0 Kim", "up 0/0 Kim", "down 0/1 Lee", "up 0/1 Lee", "down 0/0 deckctl", "tap 0/1 Ann"]
         let file = host.root.path + "/plugins/recorder/presses.txt"
         let deadline = ContinuousClock.now + .seconds(10)
         var lines: [String] = []

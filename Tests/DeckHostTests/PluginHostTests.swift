@@ -17,6 +17,42 @@ extension HostProcess {
 
     /// The pids the log names for plugin `id`'s processes, in order.
     func pluginPIDs(_ id: String) -> [Int32] { startedPIDs(in: log, after: "plugin '\(id)'") }
+
+    /// A host whose first two slots hold buttons of the `recorder` plugin
+    /// (`Talk` and `Other`), and `more` slots after them; not started.
+    static func withRecorder(more: String = "") throws -> HostProcess {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Talk, action: {plugin: recorder, command: talk}}
+                  1: {name: Other, action: {plugin: recorder, command: other}}
+            """ + more])
+        try host.installPlugin("recorder", script: recorderPlugin)
+        return host
+    }
+
+    /// The presses `recorder` wrote down (`PHASE PAGE/INDEX DEVICE`), once
+    /// `done` says they are all there (or 10 s passed).
+    func recordedPresses(until done: ([String]) -> Bool) -> [String] {
+        let file = root.path + "/plugins/recorder/presses.txt"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if done(lines) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return lines
+    }
+
+    /// A device taps slot 0/0; how its action ended, as a subscriber saw it.
+    func tapFirstButton() throws -> ActionOutcome? {
+        let device = try device()
+        let control = try controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        return try control.nextOutcome()
+    }
 }
 
 extension HostClient {
@@ -44,6 +80,10 @@ extension HostClient {
         return nil
     }
 }
+
+/// The repository's `plugins/` folder (the `counter` and `hold` examples).
+let repositoryPlugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("plugins").path
 
 /// A python3 interpreter for the test plugins (from /usr/bin when there).
 let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/bin/env python3"
@@ -79,11 +119,7 @@ struct PluginHostTests {
                   0: {name: Hang, action: {run: "sleep 100 & echo $! > child.pid; echo $$ > shell.pid; sleep 100", cwd: "\(host.root.path)", timeout: 0.5}}
             """)
         try host.start()
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
-        #expect(try control.nextOutcome() == .timedOut(seconds: 0.5))
+        #expect(try host.tapFirstButton() == .timedOut(seconds: 0.5))
         let pids = try ["child.pid", "shell.pid"].map { name -> Int32 in
             let text = try String(contentsOfFile: host.root.path + "/" + name, encoding: .utf8)
             return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -101,11 +137,7 @@ struct PluginHostTests {
                   0: {name: Wide, action: {run: "head -c 10000 /dev/zero | tr '\\\\0' a; echo; echo short"}}
             """])
         try host.start()
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
-        #expect(try control.nextOutcome() == .exited(status: 0))
+        #expect(try host.tapFirstButton() == .exited(status: 0))
         #expect(host.waitForLog("'Wide': short"))
         #expect(host.log.contains("'Wide': " + String(repeating: "a", count: 4096) + "…\n"), "cut at 4 KiB, with a mark")
         #expect(host.waitForLog("'Wide': 5904 more bytes of output were not logged"))
@@ -114,11 +146,7 @@ struct PluginHostTests {
     @Test func anOpenWithoutAnOpenerSaysSo() throws {
         let host = try HostProcess(files: ["default.yaml": "pages:\n  - buttons:\n      0: {name: Web, action: {open: \"https://example.com\"}}\n"])
         try host.start(extra: ["--opener", host.root.path + "/no-such-opener"])
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
-        #expect(try control.nextOutcome() == .openerMissing)
+        #expect(try host.tapFirstButton() == .openerMissing)
         #expect(host.waitForLog("'Web' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"))
     }
 
@@ -162,13 +190,7 @@ struct PluginHostTests {
     }
 
     @Test func pressesReachThePluginInOrderAndTitlesReachEveryDevice() throws {
-        let host = try HostProcess(files: ["default.yaml": """
-            pages:
-              - buttons:
-                  0: {name: Talk, action: {plugin: recorder, command: talk}}
-                  1: {name: Other, action: {plugin: recorder, command: other}}
-            """])
-        try host.installPlugin("recorder", script: recorderPlugin)
+        let host = try HostProcess.withRecorder()
         try host.start()
         let kim = try host.device("Kim")
         let lee = try host.device("Lee")
@@ -186,14 +208,7 @@ struct PluginHostTests {
             if round == 0 { try kim.expectPong() }
         }
         try kim.expectPong()
-        let file = host.root.path + "/plugins/recorder/presses.txt"
-        let deadline = ContinuousClock.now + .seconds(10)
-        var lines: [String] = []
-        while ContinuousClock.now < deadline {
-            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.count >= expected.count { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let lines = host.recordedPresses { $0.count >= expected.count }
         #expect(lines == expected, "every down and up, in the order pressed")
         // The last titles reach both devices (and the subscribed control client).
         for client in [kim, lee, control] {
@@ -343,13 +358,12 @@ struct PluginHostTests {
     /// instead of setting its title twice a second for a slot it no longer
     /// owns (each one a warning in the host's log).
     @Test func theHoldExampleForgetsAHeldButtonThatIsRemoved() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let host = try HostProcess(files: ["default.yaml": """
             pages:
               - buttons:
                   0: {name: Hold, action: {plugin: hold, command: hold}}
             """])
-        try host.start(extra: ["--plugins", repository.appendingPathComponent("plugins").path])
+        try host.start(extra: ["--plugins", repositoryPlugins])
         let device = try host.device()
         let control = try host.controlClient()
         #expect(try control.waitForPlugin("hold", state: "running", timeout: .seconds(15)) != nil)
@@ -365,14 +379,7 @@ struct PluginHostTests {
     /// held it down goes away first (its connection closed, a phone out of
     /// range): the host lifts what it held, once, with the button it pressed.
     @Test func aDeviceThatLeavesWhileHoldingAButtonDownLiftsIt() throws {
-        let host = try HostProcess(files: ["default.yaml": """
-            pages:
-              - buttons:
-                  0: {name: Talk, action: {plugin: recorder, command: talk}}
-                  1: {name: Other, action: {plugin: recorder, command: other}}
-                  2: {name: Echo, action: {run: "true"}}
-            """])
-        try host.installPlugin("recorder", script: recorderPlugin)
+        let host = try HostProcess.withRecorder(more: "\n      2: {name: Echo, action: {run: \"true\"}}")
         try host.start()
         let control = try host.controlClient()
         try control.expectOK(.subscribe)
@@ -401,14 +408,7 @@ struct PluginHostTests {
         let ann = try host.device("Ann")
         try ann.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
         let expected = ["down 0/0 Kim", "up 0/0 Kim", "down 0/1 Lee", "up 0/1 Lee", "down 0/0 deckctl", "tap 0/1 Ann"]
-        let file = host.root.path + "/plugins/recorder/presses.txt"
-        let deadline = ContinuousClock.now + .seconds(10)
-        var lines: [String] = []
-        while ContinuousClock.now < deadline {
-            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.last == expected.last { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let lines = host.recordedPresses { $0.last == expected.last }
         #expect(lines == expected, "Kim's hold is lifted when Kim leaves; Lee lifted Other already")
         #expect(host.waitForLog("'Talk' lifted at 0/0: Kim left while holding it down"))
     }
@@ -432,7 +432,6 @@ struct PluginHostTests {
 
     /// The repository's own examples, as `make run` serves them.
     @Test func theExamplePluginsCountAndTimeAHold() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let host = try HostProcess(files: ["default.yaml": """
             pages:
               - buttons:
@@ -440,7 +439,7 @@ struct PluginHostTests {
                   1: {name: Reset, action: {plugin: counter, command: reset}}
                   2: {name: Hold, action: {plugin: hold, command: hold}}
             """])
-        try host.start(extra: ["--plugins", repository.appendingPathComponent("plugins").path])
+        try host.start(extra: ["--plugins", repositoryPlugins])
         let device = try host.device()
         _ = try device.next(timeout: .seconds(15)) { $0 == .buttonState(page: 0, index: 0, title: "Count: 0") }
         try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))

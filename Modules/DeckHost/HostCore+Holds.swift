@@ -43,13 +43,29 @@ extension HostCore {
         guard !stopping else { return }
         submit(Outcome([.run { core in
             guard let held = core.holds.removeValue(forKey: connection), !core.stopping else { return }
-            for slot in held.keys.sorted() {
-                guard var request = held[slot], case let .plugin(plugin, command, settings) = request.button.action else { continue }
-                request.phase = .up
-                let who = request.by?.name ?? "the device"
-                core.logger.info("'\(request.button.name)' lifted at \(slot.page)/\(slot.index): \(who) left while holding it down")
-                core.pressPlugin(request, plugin: plugin, command: command, settings: settings)
-            }
+            core.lift(held) { who in "\(who) left while holding it down" }
         }]))
+    }
+
+    /// The host locked: every held plugin button is lifted. A push-to-talk
+    /// must not stay open on a locked desktop, and the device's own `up`
+    /// would be refused (`locked`) until the host is unlocked.
+    func liftAllHolds() {
+        let all = holds
+        holds = [:]
+        for connection in all.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let held = all[connection] { lift(held) { who in "the host locked while \(who) held it down" } }
+        }
+    }
+
+    /// Sends `up` for each held button, in slot order, with a log line that
+    /// says `why` (given who held it).
+    private func lift(_ held: [HeldSlot: ActionRequest], why: (String) -> String) {
+        for slot in held.keys.sorted() {
+            guard var request = held[slot], case let .plugin(plugin, command, settings) = request.button.action else { continue }
+            request.phase = .up
+            logger.info("'\(request.button.name)' lifted at \(slot.page)/\(slot.index): \(why(request.by?.name ?? "the device"))")
+            pressPlugin(request, plugin: plugin, command: command, settings: settings)
+        }
     }
 }

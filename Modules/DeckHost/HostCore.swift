@@ -168,6 +168,7 @@ final class HostCore {
             for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
+            if locked { liftAllHolds() }
         case .event(let event):
             emit(event)
         case let .log(level, message):

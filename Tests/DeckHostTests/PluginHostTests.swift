@@ -413,6 +413,25 @@ struct PluginHostTests {
         #expect(host.waitForLog("'Talk' lifted at 0/0: Kim left while holding it down"))
     }
 
+    /// When the host locks, held plugin buttons are lifted: a push-to-talk
+    /// must not stay open on a locked desktop, and the device's own `up` is
+    /// refused while locked (PROTOCOL.md §6).
+    @Test func lockingLiftsWhatDevicesHoldDown() throws {
+        let host = try HostProcess.withRecorder()
+        try host.start()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("recorder", state: "running") != nil)
+        let kim = try host.device("Kim")
+        try kim.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        try control.expectOK(.lock)
+        try kim.expectError(.press(page: 0, index: 0, button: nil, phase: .up), .locked)
+        try control.expectOK(.unlock)
+        try kim.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        let expected = ["down 0/0 Kim", "up 0/0 Kim", "tap 0/1 Kim"]
+        #expect(host.recordedPresses { $0.last == expected.last } == expected)
+        #expect(host.waitForLog("'Talk' lifted at 0/0: the host locked while Kim held it down"))
+    }
+
     /// `deckctl reload; deckctl status` must show the plugins as the reload
     /// found them: the reply to `reload` comes once the manifests are read again.
     @Test func aReloadIsAnsweredOnceThePluginsAreReadAgain() throws {

@@ -28,6 +28,7 @@ protocol ActionRunner: Sendable {
     func run(_ request: ActionRequest, finished: @escaping @Sendable (ActionOutcome) -> Void)
 
     /// The host is stopping: stop starting actions. Commands already running
-    /// are left to finish in their own process groups.
+    /// are not killed (docs/host.md: one that writes
+    /// after the host is gone ends with SIGPIPE).
     func shutdown()
 }

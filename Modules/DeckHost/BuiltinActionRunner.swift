@@ -50,7 +50,8 @@ final class BuiltinActionRunner: ActionRunner {
     }
 
     /// Stops taking actions; those still waiting end with `failed`. Running
-    /// commands are left to finish in their own process groups.
+    /// commands are not killed (docs/host.md: one that writes
+    /// after the host is gone ends with SIGPIPE).
     func shutdown() {
         stopped.store(true, ordering: .relaxed)
         let waiting = places.withLock { places in
@@ -173,8 +174,12 @@ struct OutputLog {
     let logger: Logger
     let limit: Int
     private var pending: [[UInt8]] = [[], []]
+    /// Bytes of the current line of each stream past ``lineLimit``, cut.
+    private var cut = [0, 0]
     private var logged = 0
     private var dropped = 0
+    /// The longest line logged; the rest of a longer one is cut, with a mark.
+    static let lineLimit = 4096
 
     init(label: String, logger: Logger, limit: Int) {
         self.label = label
@@ -187,8 +192,10 @@ struct OutputLog {
         for byte in bytes {
             if byte == 0x0A {
                 emit(stream)
-            } else if pending[stream].count < 4096 {
+            } else if pending[stream].count < Self.lineLimit {
                 pending[stream].append(byte)
+            } else {
+                cut[stream] += 1
             }
         }
     }
@@ -201,14 +208,17 @@ struct OutputLog {
 
     private mutating func emit(_ stream: Int) {
         let line = pending[stream]
+        let cutBytes = cut[stream]
         pending[stream] = []
+        cut[stream] = 0
         guard !line.isEmpty else { return }
         guard logged + line.count <= limit else {
-            dropped += line.count + 1
+            dropped += line.count + cutBytes + 1
             return
         }
         logged += line.count + 1
-        let text = String(decoding: line, as: UTF8.self)
+        dropped += cutBytes
+        let text = String(decoding: line, as: UTF8.self) + (cutBytes > 0 ? "…" : "")
         logger.info("'\(label)'\(stream == 1 ? " (stderr)" : ""): \(text)")
     }
 }

@@ -58,6 +58,7 @@ extension HostCore: ConnectionHandler {
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
         heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
+        liftHolds(of: connection.id)
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"

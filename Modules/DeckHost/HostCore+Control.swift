@@ -46,8 +46,7 @@ extension HostCore {
         case .unpair(let name):
             unpair(name, id: id, from: session)
         case .reload:
-            reload(requestedBy: session, id: id)
-            reloadPlugins()
+            reload(requestedBy: session, id: id, plugins: true)
         case .useProfile(let name):
             switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
         case .snapshots(let profile):

@@ -9,8 +9,7 @@ extension HostCore {
         switch signal {
         case SIGHUP:
             logger.info("SIGHUP: reloading the profiles and the plugins")
-            reload(requestedBy: nil, id: nil)
-            reloadPlugins()
+            reload(requestedBy: nil, id: nil, plugins: true)
         default:
             beginStopping(because: signal == SIGINT ? "SIGINT" : "SIGTERM")
         }

@@ -46,16 +46,19 @@ extension HostCore {
         }
     }
 
-    /// `deckctl reload` and SIGHUP: the plugins folders are read again on the
-    /// disk thread, then applied (failed plugins may start again).
-    func reloadPlugins() {
+    /// A scan of the plugins folders, to run on the disk thread (`deckctl
+    /// reload` and SIGHUP read them again along with the profiles).
+    var pluginScan: @Sendable () -> PluginCatalog {
         let folders = configuration.plugins
         let searchPath = self.searchPath
-        onDisk(for: nil, { _ in PluginCatalog.scan(folders: folders, searchPath: searchPath) }, then: { core, catalog in
-            guard let plugins = core.plugins, !core.stopping else { return }
-            plugins.reload(catalog)
-            core.logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
-        })
+        return { PluginCatalog.scan(folders: folders, searchPath: searchPath) }
+    }
+
+    /// Applies a fresh scan of the plugins folders (failed plugins may start again).
+    func applyPlugins(_ catalog: PluginCatalog) {
+        guard let plugins, !stopping else { return }
+        plugins.reload(catalog)
+        logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
     }
 
     /// The titles plugins show now, to a client that just joined (or subscribed).

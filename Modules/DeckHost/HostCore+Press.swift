@@ -33,6 +33,10 @@ extension HostCore {
             .log(.info, "pressed '\(button.name)' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
         ]
         let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
+        if phase != .tap && !session.isControl {
+            // deckctl's `press --down` and `--up` come on two connections, on purpose.
+            effects.append(.run { core in core.trackHold(request, of: connection) })
+        }
         if case let .plugin(plugin, command, settings) = button.action {
             // Plugins learn every phase as it is, in the order the presses came.
             effects.append(.run { core in core.pressPlugin(request, plugin: plugin, command: command, settings: settings) })

@@ -9,15 +9,23 @@ extension HostCore {
 
     /// Re-reads the layouts folder (off the loop), then applies what changed.
     /// `session` is the control client that asked (nil: SIGHUP or the watcher).
-    func reload(requestedBy session: Session?, id: RequestID?) {
+    ///
+    /// With `plugins` (`deckctl reload`, SIGHUP) the plugins folders are read
+    /// in the same disk job and applied first, so the reply to `reload` comes
+    /// after both: a `status` sent once it arrives shows what the reload found,
+    /// and a profile that brings a new plugin finds it installed.
+    func reload(requestedBy session: Session?, id: RequestID?, plugins: Bool = false) {
         // A layouts folder that was replaced where its parent could not be
         // watched is watched again now, if it is back.
         watcher?.rearm()
         let folder = self.folder
         let previous = catalog
+        let scanPlugins = plugins ? pluginScan : nil
         onDisk(for: session, { _ in
-            Result { () throws(DeckProfilesError) in try folder.scan(reusing: previous) }
-        }, then: { core, result in
+            (profiles: Result { () throws(DeckProfilesError) in try folder.scan(reusing: previous) }, plugins: scanPlugins?())
+        }, then: { core, scanned in
+            if let plugins = scanned.plugins { core.applyPlugins(plugins) }
+            let result = scanned.profiles
             let connection = session?.connection.id
             switch result {
             case .success(let catalog):

@@ -57,6 +57,9 @@ final class HostCore {
     var probe: LockProbe?
     /// Every plugin (started in `Host.start`).
     var plugins: PluginManager?
+    /// The plugin buttons each connection holds down (a `down` not yet
+    /// followed by its `up`), lifted for it if it leaves first (HostCore+Holds.swift).
+    var holds: [ConnectionID: [HeldSlot: ActionRequest]] = [:]
     /// `PATH`, for plugin programs named without a `/`.
     var searchPath: String?
     var stopping = false
@@ -176,6 +179,7 @@ final class HostCore {
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
+            if locked { liftAllHolds() }
         case .event(let event):
             emit(event)
         case let .log(level, message):

@@ -8,8 +8,9 @@ extension PluginManager: PluginSupervisorDelegate {
     func plugin(_ supervisor: PluginSupervisor, setTitle title: String?, page: Int, index: Int) {
         let slot = Slot(page: page, index: index)
         if let title {
-            guard titles[slot]?.title != title || titles[slot]?.plugin != supervisor.id else { return }
-            titles[slot] = (supervisor.id, title)
+            guard let button = supervisor.buttons.first(where: { $0.page == page && $0.index == index }) else { return }
+            guard titles[slot]?.title != title || titles[slot]?.plugin != supervisor.id || titles[slot]?.button != button else { return }
+            titles[slot] = (supervisor.id, button, title)
         } else {
             guard titles[slot] != nil else { return }
             titles[slot] = nil

@@ -59,8 +59,8 @@ public final class PluginManager {
     var liveButtons: [String: [PluginButton]] = [:]
     /// Plugin ids the live layout uses that are not installed, as last logged.
     var missing: Set<String> = []
-    /// The titles plugins have set, by slot.
-    var titles: [Slot: (plugin: String, title: String)] = [:]
+    /// The titles plugins have set, by slot, with the button each was set on.
+    var titles: [Slot: (plugin: String, button: PluginButton, title: String)] = [:]
     /// What devices were last told, by slot (absent: the button's name).
     var shown: [Slot: String] = [:]
     var pendingTitles: Set<Slot> = []
@@ -92,24 +92,29 @@ public final class PluginManager {
     // MARK: What the host reports
 
     /// The live layout is now `layout`: each plugin learns its buttons, titles
-    /// of slots that no longer hold that plugin's button are cleared, and
-    /// plugins that now have buttons are started.
+    /// of slots that no longer hold the button they were set on are cleared
+    /// (the button moved, was swapped, edited or removed: its title would
+    /// label another button), and plugins that now have buttons are started.
     public func layoutChanged(_ layout: DeckLayout) {
         liveButtons = Self.pluginButtons(in: layout)
-        for (slot, entry) in titles where !(liveButtons[entry.plugin] ?? []).contains(where: { Slot(page: $0.page, index: $0.index) == slot }) {
+        for (slot, entry) in titles where !(liveButtons[entry.plugin] ?? []).contains(entry.button) {
             titles[slot] = nil
             pendingTitles.insert(slot)
         }
         showTitles()
         for (id, supervisor) in supervisors { supervisor.setButtons(liveButtons[id] ?? []) }
         startNeeded()
+        reportMissing()
+    }
+
+    /// Logs the plugins the live layout uses that are not there (once each,
+    /// until they are there again): after a layout change and after a reload.
+    private func reportMissing() {
         let nowMissing = Set(liveButtons.keys.filter { supervisors[$0] == nil })
-        if nowMissing != missing {
-            for id in nowMissing.subtracting(missing).sorted() {
-                events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
-            }
-            missing = nowMissing
+        for id in nowMissing.subtracting(missing).sorted() {
+            events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
         }
+        missing = nowMissing
     }
 
     /// Hands a press of a `{plugin: ID, …}` button to its plugin; `done` is
@@ -149,6 +154,7 @@ public final class PluginManager {
             events.statusChanged(PluginStatus(id: entry.id, state: "unavailable", message: entry.reason))
         }
         startNeeded()
+        reportMissing()
         return fresh.problems
     }
 

@@ -35,8 +35,12 @@ struct PluginOutbox {
     var count: Int { lines.count - head }
 
     /// Adds a line at the end; false (and nothing added) when the bound is reached.
+    ///
+    /// A line alone in the queue may be longer than ``maximumBytes`` (a
+    /// `buttons` line of a big layout): refusing it would keep it from a
+    /// plugin that reads, forever, and its size is bounded by the layout's.
     mutating func append(_ line: [UInt8]) -> Bool {
-        guard count < maximumLines, queuedBytes + line.count <= maximumBytes else { return false }
+        guard count < maximumLines, isEmpty || queuedBytes + line.count <= maximumBytes else { return false }
         lines.append(line)
         queuedBytes += line.count
         return true

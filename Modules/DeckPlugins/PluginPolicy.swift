@@ -16,6 +16,10 @@ public struct PluginPolicy: Hashable, Sendable {
     /// A plugin that ran this long after `ready` before failing starts its
     /// restart delays from ``firstRestartDelay`` again.
     public var stableAfter: Duration = .seconds(60)
+    /// A pipe to a running plugin closed (its output, its input): how long
+    /// its exit has to show up before the closed pipe itself is the failure.
+    /// A plugin that exits closes its pipes a moment before the exit is seen.
+    public var closedPipeGrace: Duration = .milliseconds(200)
     /// After `shutdown`, how long a plugin has to exit before SIGTERM.
     public var shutdownGrace: Duration = .seconds(2)
     /// After SIGTERM, how long before SIGKILL.
@@ -32,6 +36,12 @@ public struct PluginPolicy: Hashable, Sendable {
     /// Titles are broadcast at most this often per button; changes in between
     /// are coalesced into the latest (a plugin cannot flood the devices).
     public var titleInterval: Duration = .milliseconds(50)
+    /// Bytes read from one plugin's output (and as many from its stderr) per
+    /// loop turn, at most. Every line read is parsed, so this bounds what a
+    /// plugin writing without end costs each turn, and so how long everyone
+    /// else waits: 16 KiB is a few hundred lines, and a plugin that reads as
+    /// fast as the loop turns still gets megabytes a second through.
+    public var readBudget = 16 << 10
     /// Problem lines (invalid output, stderr) logged per plugin per
     /// ``logWindow`` before the rest are counted instead of logged.
     public var logBudget = 100

@@ -50,7 +50,7 @@ extension PluginSupervisor {
             inputWatch = nil
             outbox.removeAll()
             let reason = error == EPIPE ? "closed its input" : "could not be written to (\(String(cString: strerror(error))))"
-            perform(lifecycle.broke(reason))
+            brokeUnlessExiting(reason)
         }
     }
 
@@ -81,16 +81,25 @@ extension PluginSupervisor {
         case .ended:
             outputWatch?.cancel()
             outputWatch = nil
-            // A plugin that exits closes its output a moment before the exit
-            // is seen: give the exit a moment, so the log says how it ended.
-            if process?.hasExited == true {
-                checkExit()
-            } else {
-                outputClosedTimer = loop.schedule(after: .milliseconds(200)) { [weak self] in
-                    guard let self else { return }
-                    outputClosedTimer = nil
-                    perform(lifecycle.broke("closed its output"))
-                }
+            brokeUnlessExiting("closed its output")
+        }
+    }
+
+    /// A pipe to the plugin ended (`reason`). A plugin that exits closes its
+    /// pipes a moment before the exit is seen: give the exit a moment, so the
+    /// log and `deckctl status` say how it ended ("exited with status 4")
+    /// rather than which pipe noticed first.
+    private func brokeUnlessExiting(_ reason: String) {
+        if process?.hasExited == true {
+            checkExit()
+        } else if brokenPipeTimer == nil {
+            brokenPipeTimer = loop.schedule(after: policy.closedPipeGrace) { [weak self] in
+                guard let self else { return }
+                brokenPipeTimer = nil
+                // After a long loop turn the exit may have come in time but not
+                // been seen yet (its pidfd is read on the next turn).
+                if process?.hasExited == true { return checkExit() }
+                perform(lifecycle.broke(reason))
             }
         }
     }
@@ -103,9 +112,11 @@ extension PluginSupervisor {
             switch piece {
             case .line(let bytes):
                 guard !bytes.isEmpty else { continue }
-                var text = String(decoding: bytes, as: UTF8.self)
-                if text.count > 2000 { text = String(text.prefix(2000)) + "…" }
-                limitedLog(.info, "plugin '\(id)' (stderr): \(text)")
+                limitedLog(.info, {
+                    var text = String(decoding: bytes, as: UTF8.self)
+                    if text.count > 2000 { text = String(text.prefix(2000)) + "…" }
+                    return "plugin '\(id)' (stderr): \(text)"
+                }())
             case .tooLong:
                 limitedLog(.warning, "plugin '\(id)' wrote a stderr line longer than \(errorLines.limit) bytes; it was not logged")
             }
@@ -116,30 +127,10 @@ extension PluginSupervisor {
         }
     }
 
-    private enum ReadOutcome {
-        /// Read the budget of one turn; more may be waiting (the watch fires again).
-        case more
-        /// Nothing more to read now.
-        case drained
-        /// End of file or an error: nothing more will come.
-        case ended
-    }
-
-    /// Reads what `fd` has, at most 16 reads (1 MiB) per loop turn, so a
+    /// Reads what `fd` has, within the policy's budget per loop turn, so a
     /// plugin that never stops writing cannot keep the loop from its other work.
-    private func read(_ fd: Int32, into splitter: inout LineSplitter, _ each: (LineSplitter.Piece) -> Void) -> ReadOutcome {
-        for _ in 0..<16 {
-            let count = readBuffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                readBuffer.withUnsafeBufferPointer { splitter.append(UnsafeBufferPointer(rebasing: $0[0..<count]), each) }
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .drained }
-            splitter.finish(each)
-            return .ended
-        }
-        return .more
+    private func read(_ fd: Int32, into splitter: inout LineSplitter, _ each: (LineSplitter.Piece) -> Void) -> PipeReading {
+        PipeReading.read(fd, buffer: &readBuffer, budget: policy.readBudget, into: &splitter, each)
     }
 
     private func handleOutput(_ piece: LineSplitter.Piece) {
@@ -176,8 +167,10 @@ extension PluginSupervisor {
         }
     }
 
-    /// Logs a line the plugin caused, within its log budget.
-    func limitedLog(_ level: PluginLogLevel, _ message: String) {
+    /// Logs a line the plugin caused, within its log budget. The message is
+    /// made only when it is logged: a plugin writing garbage in a loop costs
+    /// a count per line past the budget, not a sentence.
+    func limitedLog(_ level: PluginLogLevel, _ message: @autoclosure () -> String) {
         switch budget.take(now: .now) {
         case .suppress:
             return
@@ -185,7 +178,7 @@ extension PluginSupervisor {
             if suppressedBefore > 0 {
                 log(.warning, "plugin '\(id)': \(suppressedBefore) more lines from it were not logged")
             }
-            log(level, message)
+            log(level, message())
             if isLast {
                 log(.warning, "plugin '\(id)' writes a lot: its next lines within \(PluginLifecycle.words(budget.window)) are counted, not logged")
             }
@@ -215,8 +208,8 @@ extension PluginSupervisor {
     func tearDown() {
         for watch in [outputWatch, errorWatch, exitWatch, inputWatch] { watch?.cancel() }
         (outputWatch, errorWatch, exitWatch, inputWatch) = (nil, nil, nil, nil)
-        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer] { timer?.cancel() }
-        (readyTimer, terminateTimer, killTimer, reapTimer, outputClosedTimer) = (nil, nil, nil, nil, nil)
+        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer] { timer?.cancel() }
+        (readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer) = (nil, nil, nil, nil, nil)
         process?.close()
         process = nil
         outbox.removeAll()

@@ -46,8 +46,9 @@ final class PluginSupervisor {
     var terminateTimer: LoopTimer?
     var killTimer: LoopTimer?
     var reapTimer: LoopTimer?
-    /// Started when the plugin closes its output while it still runs.
-    var outputClosedTimer: LoopTimer?
+    /// Started when a pipe to the plugin ends (it closed its output or its
+    /// input) while the process still runs: the grace for its exit to show.
+    var brokenPipeTimer: LoopTimer?
     var budget: LogBudget
     /// Presses that came before `ready`, in order, with who to tell.
     var held: [(press: PluginPress, done: (PluginPressResult) -> Void)] = []
@@ -155,6 +156,11 @@ final class PluginSupervisor {
                 send(.hello(hello))
                 readyTimer = loop.schedule(after: timeout) { [weak self] in
                     guard let self else { return }
+                    readyTimer = nil
+                    // Timers fire at the end of a loop turn: after a long turn
+                    // (a busy host) a `ready` that came in time may still wait
+                    // in the pipe. Read it first; it wins if it is there.
+                    if outputWatch != nil { readOutput() }
                     perform(lifecycle.readyTimedOut())
                 }
             case .becameReady:
@@ -187,7 +193,7 @@ final class PluginSupervisor {
         do {
             let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder)
             self.process = process
-            readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+            readBuffer = [UInt8](repeating: 0, count: policy.readBudget)
             do {
                 try watch(process)
             } catch {

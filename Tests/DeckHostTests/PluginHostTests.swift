@@ -17,6 +17,42 @@ extension HostProcess {
 
     /// The pids the log names for plugin `id`'s processes, in order.
     func pluginPIDs(_ id: String) -> [Int32] { startedPIDs(in: log, after: "plugin '\(id)'") }
+
+    /// A host whose first two slots hold buttons of the `recorder` plugin
+    /// (`Talk` and `Other`), and `more` slots after them; not started.
+    static func withRecorder(more: String = "") throws -> HostProcess {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Talk, action: {plugin: recorder, command: talk}}
+                  1: {name: Other, action: {plugin: recorder, command: other}}
+            """ + more])
+        try host.installPlugin("recorder", script: recorderPlugin)
+        return host
+    }
+
+    /// The presses `recorder` wrote down (`PHASE PAGE/INDEX DEVICE`), once
+    /// `done` says they are all there (or 10 s passed).
+    func recordedPresses(until done: ([String]) -> Bool) -> [String] {
+        let file = root.path + "/plugins/recorder/presses.txt"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if done(lines) { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return lines
+    }
+
+    /// A device taps slot 0/0; how its action ended, as a subscriber saw it.
+    func tapFirstButton() throws -> ActionOutcome? {
+        let device = try device()
+        let control = try controlClient()
+        try control.expectOK(.subscribe)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
+        return try control.nextOutcome()
+    }
 }
 
 extension HostClient {
@@ -44,6 +80,10 @@ extension HostClient {
         return nil
     }
 }
+
+/// The repository's `plugins/` folder (the `counter` and `hold` examples).
+let repositoryPlugins = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("plugins").path
 
 /// A python3 interpreter for the test plugins (from /usr/bin when there).
 let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/bin/env python3"
@@ -79,11 +119,7 @@ struct PluginHostTests {
                   0: {name: Hang, action: {run: "sleep 100 & echo $! > child.pid; echo $$ > shell.pid; sleep 100", cwd: "\(host.root.path)", timeout: 0.5}}
             """)
         try host.start()
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
-        #expect(try control.nextOutcome() == .timedOut(seconds: 0.5))
+        #expect(try host.tapFirstButton() == .timedOut(seconds: 0.5))
         let pids = try ["child.pid", "shell.pid"].map { name -> Int32 in
             let text = try String(contentsOfFile: host.root.path + "/" + name, encoding: .utf8)
             return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -92,14 +128,25 @@ struct PluginHostTests {
         #expect(host.waitForLog("'Hang' (run) did not finish within"))
     }
 
+    /// A run's output line longer than the log takes (4 KiB) is cut with a
+    /// mark, and what was cut is counted like the rest of what was not logged.
+    @Test func aLongOutputLineIsCutVisiblyAndCounted() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Wide, action: {run: "head -c 10000 /dev/zero | tr '\\\\0' a; echo; echo short"}}
+            """])
+        try host.start()
+        #expect(try host.tapFirstButton() == .exited(status: 0))
+        #expect(host.waitForLog("'Wide': short"))
+        #expect(host.log.contains("'Wide': " + String(repeating: "a", count: 4096) + "…\n"), "cut at 4 KiB, with a mark")
+        #expect(host.waitForLog("'Wide': 5904 more bytes of output were not logged"))
+    }
+
     @Test func anOpenWithoutAnOpenerSaysSo() throws {
         let host = try HostProcess(files: ["default.yaml": "pages:\n  - buttons:\n      0: {name: Web, action: {open: \"https://example.com\"}}\n"])
         try host.start(extra: ["--opener", host.root.path + "/no-such-opener"])
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))
-        #expect(try control.nextOutcome() == .openerMissing)
+        #expect(try host.tapFirstButton() == .openerMissing)
         #expect(host.waitForLog("'Web' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"))
     }
 
@@ -143,13 +190,7 @@ struct PluginHostTests {
     }
 
     @Test func pressesReachThePluginInOrderAndTitlesReachEveryDevice() throws {
-        let host = try HostProcess(files: ["default.yaml": """
-            pages:
-              - buttons:
-                  0: {name: Talk, action: {plugin: recorder, command: talk}}
-                  1: {name: Other, action: {plugin: recorder, command: other}}
-            """])
-        try host.installPlugin("recorder", script: recorderPlugin)
+        let host = try HostProcess.withRecorder()
         try host.start()
         let kim = try host.device("Kim")
         let lee = try host.device("Lee")
@@ -167,14 +208,7 @@ struct PluginHostTests {
             if round == 0 { try kim.expectPong() }
         }
         try kim.expectPong()
-        let file = host.root.path + "/plugins/recorder/presses.txt"
-        let deadline = ContinuousClock.now + .seconds(10)
-        var lines: [String] = []
-        while ContinuousClock.now < deadline {
-            lines = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.count >= expected.count { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        let lines = host.recordedPresses { $0.count >= expected.count }
         #expect(lines == expected, "every down and up, in the order pressed")
         // The last titles reach both devices (and the subscribed control client).
         for client in [kim, lee, control] {
@@ -320,9 +354,103 @@ struct PluginHostTests {
         #expect(host.waitForLog("plugins: good (from \(host.root.path)/plugins)"))
     }
 
+    /// The `hold` example forgets a held button that leaves the layout,
+    /// instead of setting its title twice a second for a slot it no longer
+    /// owns (each one a warning in the host's log).
+    @Test func theHoldExampleForgetsAHeldButtonThatIsRemoved() throws {
+        let host = try HostProcess(files: ["default.yaml": """
+            pages:
+              - buttons:
+                  0: {name: Hold, action: {plugin: hold, command: hold}}
+            """])
+        try host.start(extra: ["--plugins", repositoryPlugins])
+        let device = try host.device()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("hold", state: "running", timeout: .seconds(15)) != nil)
+        try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: "holding…") }
+        try device.expectOK(.clearButton(page: 0, index: 0, expecting: nil))
+        _ = try device.next { $0 == .buttonState(page: 0, index: 0, title: nil) }
+        // It would set "holding 0.5 s" within half a second; give it three times that.
+        #expect(!host.waitForLog("plugin 'hold' set the title of slot 0/0, which is not one of its buttons", timeout: .milliseconds(1500)))
+    }
+
+    /// A hold-to-talk button must learn its `up` even when the device that
+    /// held it down goes away first (its connection closed, a phone out of
+    /// range): the host lifts what it held, once, with the button it pressed.
+    @Test func aDeviceThatLeavesWhileHoldingAButtonDownLiftsIt() throws {
+        let host = try HostProcess.withRecorder(more: "\n      2: {name: Echo, action: {run: \"true\"}}")
+        try host.start()
+        let control = try host.controlClient()
+        try control.expectOK(.subscribe)
+        #expect(try control.waitForPlugin("recorder", state: "running") != nil)
+        func left(_ name: String) -> (HostMessage) -> Bool {
+            { if case .event(.leave(let client, _)) = $0 { client.name == name } else { false } }
+        }
+        // Kim holds Talk down and leaves; Lee presses and lifts Other, and leaves.
+        let kim = try host.device("Kim")
+        try kim.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        try kim.expectOK(.press(page: 0, index: 2, button: nil, phase: .down))
+        kim.line.close()
+        _ = try control.next(where: left("Kim"))
+        let lee = try host.device("Lee")
+        try lee.expectOK(.press(page: 0, index: 1, button: nil, phase: .down))
+        try lee.expectOK(.press(page: 0, index: 1, button: nil, phase: .up))
+        lee.line.close()
+        _ = try control.next(where: left("Lee"))
+        // deckctl's `press --down` and `press --up` are two connections: its
+        // down stays held when it leaves, until its up.
+        let script = try host.controlClient("deckctl")
+        try script.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        script.line.close()
+        _ = try control.next(where: left("deckctl"))
+        // A last press marks the end of what the plugin is sent.
+        let ann = try host.device("Ann")
+        try ann.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        let expected = ["down 0/0 Kim", "up 0/0 Kim", "down 0/1 Lee", "up 0/1 Lee", "down 0/0 deckctl", "tap 0/1 Ann"]
+        let lines = host.recordedPresses { $0.last == expected.last }
+        #expect(lines == expected, "Kim's hold is lifted when Kim leaves; Lee lifted Other already")
+        #expect(host.waitForLog("'Talk' lifted at 0/0: Kim left while holding it down"))
+    }
+
+    /// When the host locks, held plugin buttons are lifted: a push-to-talk
+    /// must not stay open on a locked desktop, and the device's own `up` is
+    /// refused while locked (PROTOCOL.md §6).
+    @Test func lockingLiftsWhatDevicesHoldDown() throws {
+        let host = try HostProcess.withRecorder()
+        try host.start()
+        let control = try host.controlClient()
+        #expect(try control.waitForPlugin("recorder", state: "running") != nil)
+        let kim = try host.device("Kim")
+        try kim.expectOK(.press(page: 0, index: 0, button: nil, phase: .down))
+        try control.expectOK(.lock)
+        try kim.expectError(.press(page: 0, index: 0, button: nil, phase: .up), .locked)
+        try control.expectOK(.unlock)
+        try kim.expectOK(.press(page: 0, index: 1, button: nil, phase: .tap))
+        let expected = ["down 0/0 Kim", "up 0/0 Kim", "tap 0/1 Kim"]
+        #expect(host.recordedPresses { $0.last == expected.last } == expected)
+        #expect(host.waitForLog("'Talk' lifted at 0/0: the host locked while Kim held it down"))
+    }
+
+    /// `deckctl reload; deckctl status` must show the plugins as the reload
+    /// found them: the reply to `reload` comes once the manifests are read again.
+    @Test func aReloadIsAnsweredOnceThePluginsAreReadAgain() throws {
+        let host = try startedHost()
+        try host.installPlugin("flip", script: recorderPlugin)
+        let manifest = host.root.path + "/plugins/flip/plugin.yaml"
+        let broken = "id: flip\nexce: [./plugin]\n"
+        let control = try host.controlClient()
+        for round in 0..<6 {
+            let isBroken = round % 2 == 0
+            try Data((isBroken ? broken : "id: flip\nexec: [./plugin]\n").utf8).write(to: URL(fileURLWithPath: manifest))
+            try control.expectOK(.reload)
+            let state = try control.status().plugins.first { $0.id == "flip" }?.state
+            #expect(state == (isBroken ? "unavailable" : "stopped"), "round \(round): the status right after the reload's ok")
+        }
+    }
+
     /// The repository's own examples, as `make run` serves them.
     @Test func theExamplePluginsCountAndTimeAHold() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let host = try HostProcess(files: ["default.yaml": """
             pages:
               - buttons:
@@ -330,7 +458,7 @@ struct PluginHostTests {
                   1: {name: Reset, action: {plugin: counter, command: reset}}
                   2: {name: Hold, action: {plugin: hold, command: hold}}
             """])
-        try host.start(extra: ["--plugins", repository.appendingPathComponent("plugins").path])
+        try host.start(extra: ["--plugins", repositoryPlugins])
         let device = try host.device()
         _ = try device.next(timeout: .seconds(15)) { $0 == .buttonState(page: 0, index: 0, title: "Count: 0") }
         try device.expectOK(.press(page: 0, index: 0, button: nil, phase: .tap))

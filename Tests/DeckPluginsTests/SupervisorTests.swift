@@ -232,6 +232,93 @@ import Testing
         #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
     }
 
+    /// A plugin that exits breaks its input pipe a moment before its exit is
+    /// seen: the exit, with its status, is what the log and status report.
+    @Test func aPluginThatExitsIsReportedByItsExitNotItsBrokenInput() throws {
+        let harness = try PluginHarness(plugins: [.sh("quitter", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            exit 4
+            """)])
+        try harness.show(try PluginLayouts.with([("quitter", "x")]))
+        #expect(harness.waitForLog("plugin 'quitter' exited with status 4; starting it again in 40 ms"))
+        #expect(!harness.logged("closed its input"), "\(harness.logText.suffix(2000))")
+    }
+
+    /// A loop turn that took long (a busy host) ends with the timers that
+    /// came due meanwhile: a `ready` that arrived in time and waits unread in
+    /// the pipe must count, not the timeout.
+    @Test func aReadyWaitingInThePipeBeatsTheTimeoutAfterABusyTurn() throws {
+        let harness = try PluginHarness(plugins: [.sh("prompt", """
+            read -r hello
+            sleep 0.2
+            echo '{"type":"ready"}'
+            exec cat > /dev/null
+            """)])
+        try harness.show(try PluginLayouts.with([("prompt", "x")]))
+        // The loop is busy past the ready timeout (800 ms); `ready` comes at 200 ms.
+        try harness.loop.sync { Thread.sleep(forTimeInterval: 1.2) }
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        #expect(!harness.logged("did not say ready"), "\(harness.logText)")
+    }
+
+    /// The same for a plugin whose exit comes within the grace after a closed
+    /// pipe, while the loop is busy: the exit is what is reported.
+    @Test func anExitWithinTheGraceBeatsTheClosedPipeAfterABusyTurn() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.closedPipeGrace = .seconds(1)
+        let harness = try PluginHarness(plugins: [.sh("quitter", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            while [ ! -e go ]; do sleep 0.01; done
+            exit 4
+            """)], policy: policy)
+        try harness.show(try PluginLayouts.with([("quitter", "x")]))
+        // Running: its `buttons` met the closed input, and the grace (1 s here) began.
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        let pid = try #require(pids(harness, "quitter").first)
+        let go = harness.folder.path + "/quitter/go"
+        try harness.loop.sync {
+            // Busy past the grace; the plugin exits meanwhile.
+            let deadline = Date().addingTimeInterval(1.5)
+            _ = FileManager.default.createFile(atPath: go, contents: nil)
+            while processIsAlive(pid) && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            Thread.sleep(forTimeInterval: max(0, deadline.timeIntervalSinceNow))
+        }
+        #expect(harness.waitForLog("plugin 'quitter' exited with status 4; starting it again in 40 ms"), "\(harness.logText)")
+    }
+
+    /// A plugin that closes its input and keeps running is still let go.
+    @Test func aPluginThatClosesItsInputIsRestarted() throws {
+        let harness = try PluginHarness(plugins: [.sh("closer", """
+            read -r hello
+            exec 0<&-
+            echo '{"type":"ready"}'
+            exec sleep 100
+            """)])
+        try harness.show(try PluginLayouts.with([("closer", "x")]))
+        #expect(harness.waitForLog("plugin 'closer' closed its input; starting it again in 40 ms"))
+    }
+
+    /// A `buttons` line longer than the queue's byte bound (a big layout, big
+    /// settings) still reaches a plugin that reads: the bound is for a plugin
+    /// that does not read, and one line alone may pass it.
+    @Test func aButtonsLineLargerThanTheQueueBoundIsSent() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        var layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("echo", "c")])
+        for index in 0..<3 {
+            layout.pages[0].buttons[index] = DeckButton(name: "big \(index)", action: .plugin(
+                id: "echo", command: "x", settings: ["blob": .string(String(repeating: "z", count: 400_000))]))
+        }
+        try harness.show(layout)
+        #expect(harness.waitForLog("plugin 'echo': buttons 3"), "\(harness.logText.suffix(2000))")
+        #expect(!harness.logged("is not reading its input"))
+        try harness.press(layout, page: 0, index: 1, tag: "after")
+        #expect(harness.wait { $0.results["after"] == .delivered })
+    }
+
     @Test func titlesFollowTheLayoutAndTheProcess() throws {
         let harness = try PluginHarness(plugins: [TestPlugins.echo(), TestPlugins.crashOnPress()])
         let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b"), ("crashy", "c")])
@@ -254,6 +341,32 @@ import Testing
         #expect(harness.wait { $0.titles.count == 4 })
         #expect(harness.record.withLock { $0.titles.last! == (0, 0, nil) })
         #expect(harness.waitForLog("plugin 'echo' was ended by signal 9; starting it again in 40 ms"))
+    }
+
+    /// A title is what its plugin set on one button: when the slot comes to
+    /// hold another button of that plugin (a swap, an edit), the title goes,
+    /// rather than labelling the other button.
+    @Test func aTitleGoesWhenItsSlotHoldsAnotherButtonOfThePlugin() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        let layout = try PluginLayouts.with([("echo", "mic"), ("echo", "cam"), ("echo", "keep")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        for index in 0..<3 { try harness.press(layout, page: 0, index: index, tag: "t\(index)") }
+        #expect(harness.wait { $0.titles.count == 3 })
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["mic tap", "cam tap", "keep tap"])
+        var swapped = layout
+        swapped.pages[0].buttons.swapAt(0, 1)
+        try harness.show(swapped)
+        #expect(harness.wait { $0.titles.count == 5 })
+        #expect(harness.record.withLock { Array($0.titles.suffix(2)).map { "\($0.page)/\($0.index) \($0.title ?? "nil")" } }
+            == ["0/0 nil", "0/1 nil"])
+        #expect(try harness.withManager { $0.currentTitles.map(\.title) } == ["keep tap"], "the unchanged button keeps its title")
+        // An edit of the button in place (its settings) is another button too.
+        var edited = swapped
+        edited.pages[0].buttons[2] = DeckButton(name: "echo 2", action: .plugin(id: "echo", command: "keep", settings: ["n": .int(1)]))
+        try harness.show(edited)
+        #expect(harness.wait { $0.titles.count == 6 })
+        #expect(try harness.withManager { $0.currentTitles.isEmpty })
     }
 
     @Test func aFloodOfTitlesIsCoalesced() throws {
@@ -292,6 +405,26 @@ import Testing
         let warnings = harness.record.withLock { $0.logs.filter { $0.message.hasPrefix("buttons of the live layout use plugin") } }
         #expect(warnings.count == 2, "one warning per missing plugin, not one per layout change")
         #expect(try harness.status("broken")?.state == "unavailable")
+    }
+
+    /// The log says when the live layout's buttons lose their plugin to a
+    /// reload, as it does when a layout brings buttons of a missing plugin.
+    @Test func aReloadThatTakesAwayAUsedPluginSaysSo() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        try harness.show(try PluginLayouts.with([("echo", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        try FileManager.default.removeItem(at: harness.folder.appending("echo/plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is not installed (looked in \(harness.folder.path))"))
+        // Back again: running, and gone once more, said once more.
+        try TestPlugins.echo().install(in: harness.folder.path)
+        try harness.withManager { $0.reload() }
+        #expect(harness.wait { $0.statuses.last?.state == "running" })
+        try Data("id: echo\nexec: ./plugin\n".utf8).write(to: harness.folder.appending("echo/plugin.yaml"))
+        try harness.withManager { $0.reload() }
+        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is unavailable: \(harness.folder.path)/echo/plugin.yaml:2:7"))
+        let warnings = harness.record.withLock { $0.logs.filter { $0.message.hasPrefix("buttons of the live layout use plugin 'echo'") } }
+        #expect(warnings.count == 2)
     }
 
     @Test func reloadRestartsAChangedPluginAndStartsNewOnes() throws {

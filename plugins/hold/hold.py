@@ -28,6 +28,13 @@ def handle(event):
     kind = event.get("event") or event.get("type")
     if kind == "hello":
         send({"type": "ready"})
+    elif kind == "buttons":
+        # A held button that left the layout (removed, moved) will get no
+        # `up` here: forget it, or we would keep setting a title it no longer has.
+        mine = {(b["page"], b["index"]) for b in event["buttons"]}
+        for slot in list(held):
+            if slot not in mine:
+                del held[slot]
     elif kind == "press":
         slot = (event["button"]["page"], event["button"]["index"])
         phase = event.get("phase", "tap")

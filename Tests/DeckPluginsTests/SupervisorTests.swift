@@ -115,7 +115,9 @@ import Testing
     }
 
     @Test func aPluginThatNeverSaysReadyIsKilledAndRestarted() throws {
-        let harness = try PluginHarness(plugins: [TestPlugins.neverReady()])
+        var policy = PluginHarness.fastPolicy
+        policy.readyTimeout = .milliseconds(800)
+        let harness = try PluginHarness(plugins: [TestPlugins.neverReady()], policy: policy)
         try harness.show(try PluginLayouts.with([("mute", "x")]))
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } }, "\(harness.logText)")
         #expect(harness.waitForLog("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"), "\(harness.logText)")
@@ -250,15 +252,18 @@ import Testing
     /// came due meanwhile: a `ready` that arrived in time and waits unread in
     /// the pipe must count, not the timeout.
     @Test func aReadyWaitingInThePipeBeatsTheTimeoutAfterABusyTurn() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.readyTimeout = .milliseconds(800)
         let harness = try PluginHarness(plugins: [.sh("prompt", """
             read -r hello
             sleep 0.2
             echo '{"type":"ready"}'
             exec cat > /dev/null
-            """)])
+            """)], policy: policy)
         try harness.show(try PluginLayouts.with([("prompt", "x")]))
-        // The loop is busy past the ready timeout (800 ms); `ready` comes at 200 ms.
-        try harness.loop.sync { Thread.sleep(forTimeInterval: 1.2) }
+        // The loop is busy well past the ready timeout (800 ms); `ready` comes
+        // at 200 ms, or a little later on a loaded machine: 2.5 s leaves room.
+        try harness.loop.sync { Thread.sleep(forTimeInterval: 2.5) }
         #expect(harness.wait { $0.statuses.last?.state == "running" })
         #expect(!harness.logged("did not say ready"), "\(harness.logText)")
     }

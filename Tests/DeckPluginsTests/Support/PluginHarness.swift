@@ -37,7 +37,9 @@ final class PluginHarness: Sendable {
     /// Short timings, so restarts and timeouts take milliseconds.
     static var fastPolicy: PluginPolicy {
         var policy = PluginPolicy()
-        policy.readyTimeout = .milliseconds(800)
+        // Short enough for a test, long enough for python3 to start on a loaded
+        // 2-core machine (800 ms was not: a plugin was restarted mid-test).
+        policy.readyTimeout = .seconds(3)
         policy.firstRestartDelay = .milliseconds(40)
         policy.maximumRestartDelay = .milliseconds(320)
         policy.shutdownGrace = .milliseconds(300)

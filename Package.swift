@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(name: "deck-gestures", dependencies: ["DeckGestureTraces"], path: "Apps/deck-gestures",
                           swiftSettings: strict),
         // The example plugin of plugins/counter (run through its launcher script there).
-        .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit"],
+        .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit", "DeckModel"],
                           path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
         // MARK: Benchmark (`make bench`; not a library: it measures the others)

@@ -457,8 +457,8 @@ import Testing
         try harness.withManager { $0.reload() }
         var layout = try PluginLayouts.with([("counter", "increment"), ("counter", "reset")])
         layout.pages[0].buttons[2] = DeckButton(name: "By two", action: .plugin(id: "counter", command: "increment",
-                                                                                   settings: ["step": .int(2)]))
-        try harness.show(layout)
+                                                                                   settings: ["step": .double(2.0)]))
+        try harness.show(layout)  // `step: 2.0` counts by two as `step: 2` does
         #expect(harness.wait { $0.titles.contains { $0.index == 2 && $0.title == "By two: 0" } }, "\(harness.logText)")
         try harness.press(layout, page: 0, index: 0, tag: "1")
         #expect(harness.wait { $0.titles.contains { $0.index == 2 && $0.title == "By two: 1" } })

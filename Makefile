@@ -52,13 +52,14 @@ test: setup
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
 
-## run: start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
+## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
 	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
-	@echo "make run: try  deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
+	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
 		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins

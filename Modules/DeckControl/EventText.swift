@@ -15,6 +15,12 @@ struct EventText {
     private(set) var revision: Int
     /// A layout line held back, and its revision.
     private(set) var pendingLayout: (revision: Int, line: String)?
+    /// The revision of the newest layout broadcast that no event has
+    /// reported yet (held back or already flushed): an event of the same
+    /// revision made that layout. A `reload` event that finds none (and no
+    /// newer revision) changed nothing: the live profile's file was as
+    /// it is live, and the host only said so.
+    private var unclaimedLayout: Int?
     /// Whether control clients (deckctl itself, scripts) joining and leaving
     /// are shown: each deckctl command is a connection of its own, so they
     /// would double the lines of every command.
@@ -33,16 +39,20 @@ struct EventText {
         case .event(let event):
             if !showsControlClients, let client = Self.connectingClient(event), client.kind == Device.controlKind { return [] }
             var lines: [String] = []
+            let eventRevision = Self.revision(of: event)
+            let madeLayout = eventRevision.map { $0 > revision || $0 == unclaimedLayout } ?? false
+            if eventRevision != nil { unclaimedLayout = nil }
             if let pending = pendingLayout {
                 pendingLayout = nil
                 revision = max(revision, pending.revision)
                 // Dropped when the event reports this revision, and who made it.
-                if Self.revision(of: event) != pending.revision { lines.append(pending.line) }
+                if eventRevision != pending.revision { lines.append(pending.line) }
             }
-            return lines + describe(event, raw: line.text)
+            return lines + describe(event, raw: line.text, madeLayout: madeLayout)
         case let .layout(profile, revision, layout):
             guard revision != self.revision else { return [] }
             let earlier = flush()
+            unclaimedLayout = revision
             let pages = layout.pages.count, buttons = layout.buttonCount
             pendingLayout = (revision, "layout of '\(Label.clean(profile))' is now revision \(revision) "
                                       + "(\(pages) \(plural(pages, "page")), \(buttons) \(plural(buttons, "button")))")
@@ -85,7 +95,10 @@ struct EventText {
         }
     }
 
-    private mutating func describe(_ event: DeckEvent, raw: String) -> [String] {
+    /// `madeLayout`: the event's revision is a new layout (not one already
+    /// reported), which tells a reload that replaced the live layout from
+    /// one that found the file unchanged.
+    private mutating func describe(_ event: DeckEvent, raw: String, madeLayout: Bool) -> [String] {
         switch event {
         case .set(_, _, _, _, let revision, let by), .clear(_, _, _, let revision, let by),
              .move(_, _, _, _, _, _, let revision, let by):
@@ -100,7 +113,7 @@ struct EventText {
             return ["pressed '\(Label.clean(button))' at \(page)/\(index)\(edge)\(who(by))"]
         case let .action(page, index, button, action, outcome, by):
             let presser = by.map { ", pressed by \(Label.clean($0.name))" } ?? ""
-            return ["'\(Label.clean(button))' at \(page)/\(index) (\(action)\(presser)): \(Self.describe(outcome))"]
+            return ["'\(Label.clean(button))' at \(page)/\(index) (\(action)\(presser)): \(Self.describe(outcome, action: action))"]
         case let .lock(locked, source, by):
             let state = locked ? "locked" : "unlocked"
             if source == .probe { return ["\(state) by the lock probe (the desktop session \(locked ? "locked" : "unlocked"))"] }
@@ -111,9 +124,14 @@ struct EventText {
             return ["\(Label.clean(client.name)) left (\(Self.leaveReason(reason)))"]
         case let .reload(profile, revision, problems, by):
             if problems.isEmpty {
-                if let revision { self.revision = revision }
-                let now = revision.map { ", revision \($0)" } ?? ""
-                return ["reloaded '\(Label.clean(profile))' from its file\(who(by))\(now)"]
+                guard let revision else { return ["reloaded '\(Label.clean(profile))' from its file\(who(by))"] }
+                guard madeLayout else {
+                    // The host's log line for it: nothing was replaced.
+                    return ["reloaded the profiles\(who(by)); '\(Label.clean(profile))' did not change, its live layout stays, "
+                            + "revision \(revision)"]
+                }
+                self.revision = revision
+                return ["reloaded '\(Label.clean(profile))' from its file\(who(by)), revision \(revision)"]
             }
             let count = "\(problems.count) \(plural(problems.count, "problem"))"
             return ["reload of '\(Label.clean(profile))'\(who(by)) found \(count); the live layout stays as it was:"]
@@ -138,12 +156,20 @@ struct EventText {
     }
 
     /// How an action ended, in words.
-    static func describe(_ outcome: ActionOutcome) -> String {
+    /// `action` is the action's kind (`run`, `plugin`…): `delivered` means
+    /// a plugin took the press, a `page` was sent to the device, or a
+    /// `profile` switch was made (its own event says to which revision).
+    static func describe(_ outcome: ActionOutcome, action: String) -> String {
         switch outcome {
         case .exited(let status): status == 0 ? "finished (exit status 0)" : "failed with exit status \(status)"
         case .signalled(let signal): "was ended by signal \(signal)"
         case .timedOut(let seconds): "was stopped after its timeout of \(Self.seconds(seconds))"
-        case .delivered: "delivered to its plugin"
+        case .delivered:
+            switch action {
+            case "plugin": "delivered to its plugin"
+            case "page": "the page was sent to the device that pressed it"
+            default: "done"
+            }
         case .openerMissing: "could not open: no opener (xdg-open) is installed"
         case .pluginUnavailable(let plugin): "plugin '\(Label.clean(plugin))' is not available"
         case .failed(let reason): "could not run: \(Label.clean(reason))"

@@ -58,7 +58,10 @@ public struct LayoutPicture: Sendable {
         for number in pages where layout.pages.indices.contains(number) {
             lines.append("")
             if page == nil && number == layout.pages.count - 1 && layout.pages[number].isEmpty {
-                lines.append("page \(number) is the empty page at the end (move a button there to add a page)")
+                // With no button at all (a first run on an empty folder) there is nothing to move.
+                lines.append(number == 0 ? "page 0 is empty: the layout has no buttons yet "
+                                           + "(add one with 'deckctl set 0 0 --name N --run CMD')"
+                                         : "page \(number) is the empty page at the end (move a button there to add a page)")
                 continue
             }
             lines += draw(page: number)

@@ -65,7 +65,8 @@ public enum HostArguments {
 
     // MARK: The declaration
 
-    static let layouts = Option<String>("layouts", value: "DIR", help: "profile YAML files (default $XDG_CONFIG_HOME/deckd/layouts)",
+    static let layouts = Option<String>("layouts", value: "DIR",
+                                        help: "the folder of profile YAML files; it must exist (default $XDG_CONFIG_HOME/deckd/layouts)",
                                         completion: .directory, validate: notEmpty)
     static let state = Option<String>("state", value: "DIR",
                                       help: "snapshots, device tokens, last profile (default $XDG_STATE_HOME/deckd)",
@@ -133,7 +134,7 @@ public enum HostArguments {
                         """),
                     ("running", """
                         Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \
-                        cleanly, SIGHUP re-reads the profile files.
+                        cleanly, SIGHUP re-reads the profile files and the plugins folders.
                         """),
                     ("exit status", """
                         0   clean stop

@@ -79,7 +79,13 @@ extension HostCore {
         case .exited(let status): "exited with status \(status)"
         case .signalled(let signal): "was ended by signal \(signal)"
         case .timedOut(let seconds): "did not finish within \(Self.seconds(seconds)) and was killed with its process group"
-        case .delivered: "was delivered"
+        // `delivered` ends page and profile actions too, where no plugin is involved.
+        case .delivered:
+            switch kind {
+            case "plugin": "was delivered to its plugin"
+            case "page": "sent the page to the device that pressed it"
+            default: "is done"
+            }
         case .openerMissing: "found no opener (install xdg-utils, or pass --opener COMMAND)"
         case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'" + (detail.map { ": it \($0)" } ?? "")
         case .failed(let reason): "failed: \(reason)"

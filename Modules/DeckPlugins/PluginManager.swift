@@ -226,7 +226,10 @@ public final class PluginManager {
 
     private func unavailableReason(_ id: String) -> String {
         if let entry = catalog.unavailability(id: id) { return "is unavailable: \(entry.reason)" }
-        let searched = folders.isEmpty ? "no plugins folder is set" : "looked in \(folders.joined(separator: ", "))"
+        // The folders are read at start and on reload only: say so, or a plugin
+        // folder made while the host runs looks installed but "not installed".
+        let searched = folders.isEmpty ? "no plugins folder is set"
+            : "looked in \(folders.joined(separator: ", ")); a plugin added there later is found by 'deckctl reload'"
         return "is not installed (\(searched))"
     }
 

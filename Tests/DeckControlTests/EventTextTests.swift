@@ -41,6 +41,10 @@ struct EventTextTests {
         (.action(page: 0, index: 0, button: "F", action: "open", outcome: .openerMissing, by: nil),
          "'F' at 0/0 (open): could not open: no opener (xdg-open) is installed"),
         (.action(page: 0, index: 0, button: "C", action: "plugin", outcome: .delivered, by: nil), "'C' at 0/0 (plugin): delivered to its plugin"),
+        // `delivered` ends page and profile actions too: no plugin is involved there.
+        (.action(page: 0, index: 11, button: "Next", action: "page", outcome: .delivered, by: nil),
+         "'Next' at 0/11 (page): the page was sent to the device that pressed it"),
+        (.action(page: 0, index: 10, button: "Stream", action: "profile", outcome: .delivered, by: nil), "'Stream' at 0/10 (profile): done"),
         (.action(page: 0, index: 0, button: "C", action: "plugin", outcome: .pluginUnavailable(plugin: "counter"), by: nil),
          "'C' at 0/0 (plugin): plugin 'counter' is not available"),
         (.action(page: 0, index: 0, button: "R", action: "run", outcome: .failed(reason: "no such folder ~/x"), by: nil),
@@ -105,6 +109,34 @@ struct EventTextTests {
         _ = try Self.lines(.layout(profile: "default", revision: 14, layout: layout), printer: &printer)
         #expect(try Self.lines(.layout(profile: "default", revision: 15, layout: layout), printer: &printer) == [layoutLine(14)])
         #expect(printer.flush() == [layoutLine(15)])
+    }
+
+    /// `deckctl reload` with nothing new is a `reload` event at the current
+    /// revision, without a layout: it must not read as if the file had
+    /// replaced the live layout (and the edits made from devices).
+    @Test func aReloadThatChangedNothingSaysSo() throws {
+        var printer = EventText(revision: 10)
+        let layout = try DeckLayout(slotsPerPage: 12, pages: [DeckPage(buttons: [DeckButton(name: "A", action: .open("x"))])])
+        let unchanged = "reloaded the profiles by deckctl; 'default' did not change, its live layout stays, revision 10"
+        #expect(try Self.lines(.event(.reload(profile: "default", revision: 10, problems: [], by: Self.control)), printer: &printer)
+                == [unchanged])
+        // A file that replaced the live layout: its layout, then its event.
+        _ = try Self.lines(.layout(profile: "default", revision: 11, layout: layout), printer: &printer)
+        #expect(try Self.lines(.event(.reload(profile: "default", revision: 11, problems: [], by: nil)), printer: &printer)
+                == ["reloaded 'default' from its file, revision 11"])
+        // Reloading again finds that revision, already reported.
+        #expect(try Self.lines(.event(.reload(profile: "default", revision: 11, problems: [], by: Self.control)), printer: &printer)
+                == ["reloaded the profiles by deckctl; 'default' did not change, its live layout stays, revision 11"])
+        // The same after an edit's layout and event.
+        _ = try Self.lines(.layout(profile: "default", revision: 12, layout: layout), printer: &printer)
+        _ = try Self.lines(.event(.clear(page: 0, index: 0, button: "A", revision: 12, by: nil)), printer: &printer)
+        #expect(try Self.lines(.event(.reload(profile: "default", revision: 12, problems: [], by: nil)), printer: &printer)
+                == ["reloaded the profiles; 'default' did not change, its live layout stays, revision 12"])
+        // A layout already flushed before its reload event still belongs to it.
+        _ = try Self.lines(.layout(profile: "default", revision: 13, layout: layout), printer: &printer)
+        #expect(printer.flush().count == 1)
+        #expect(try Self.lines(.event(.reload(profile: "default", revision: 13, problems: [], by: nil)), printer: &printer)
+                == ["reloaded 'default' from its file, revision 13"])
     }
 
     @Test func otherBroadcasts() throws {

@@ -38,6 +38,14 @@ struct ShowTests {
         try Self.compare(picture.lines(page: 3), with: "desk-page-3-empty.txt")
     }
 
+    /// A layout with no button (deckd on an empty layouts folder): its one
+    /// page is not "the empty page at the end" a button could be moved to.
+    @Test func aLayoutWithoutButtonsSaysHowToAddOne() throws {
+        let picture = LayoutPicture(layout: try DeckLayout(), profile: "default", revision: 1, locked: false)
+        #expect(picture.lines() == ["profile default, revision 1, unlocked", "",
+                                    "page 0 is empty: the layout has no buttons yet (add one with 'deckctl set 0 0 --name N --run CMD')"])
+    }
+
     @Test func tabletLayoutDefaultsToFourColumns() throws {
         let picture = LayoutPicture(layout: try ShowFixtures.tablet(), profile: "태블릿", revision: 3, locked: false)
         #expect(picture.columns == 4)

@@ -203,6 +203,9 @@ struct HostPartsTests {
         }
         if case .help(let text) = try HostArguments.parse(["--help"], environment: [:]) {
             #expect(text.contains("--require-token"))
+            // What a first start trips over, and what SIGHUP does (docs/host.md, "Signals").
+            let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("it must exist") && words.contains("SIGHUP re-reads the profile files and the plugins folders"))
         } else {
             Issue.record("--help")
         }

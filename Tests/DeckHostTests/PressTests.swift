@@ -46,8 +46,12 @@ struct PressTests {
         try device.expectOK(.press(page: 0, index: 3, button: nil, phase: .tap))
         #expect(try Self.actionEvent(control.next(where: { Self.actionEvent($0) != nil })) == .pluginUnavailable(plugin: "audio"))
         #expect(host.waitForLog("'Mute' (plugin) could not reach plugin 'audio': it is not installed (looked in"))
+        // A plugin folder made while the host runs is read on reload only: the line says so.
+        #expect(host.waitForLog("; a plugin added there later is found by 'deckctl reload')"))
         try device.expectOK(.press(page: 0, index: 4, button: nil, phase: .tap))
         guard case .showPage(1) = try device.next() else { Issue.record("no showPage 1"); return }
+        // `delivered` of a page action: no plugin in the words.
+        #expect(host.waitForLog("'Next' (page) sent the page to the device that pressed it"))
         try device.expectOK(.press(page: 0, index: 5, button: nil, phase: .tap))
         guard case .showPage(1) = try device.next() else { Issue.record("showPage not kept inside the layout"); return }
         try device.expectError(.press(page: 0, index: 9, button: nil, phase: .tap), .empty)

@@ -401,7 +401,8 @@ import Testing
         try harness.press(layout, page: 0, index: 0, tag: "ghost")
         try harness.press(layout, page: 0, index: 1, tag: "broken")
         let results = harness.record.withLock { $0.results }
-        #expect(results["ghost"] == .unavailable("is not installed (looked in \(harness.folder.path))"))
+        #expect(results["ghost"] == .unavailable("is not installed (looked in \(harness.folder.path); "
+                                                 + "a plugin added there later is found by 'deckctl reload')"))
         guard case .unavailable(let reason)? = results["broken"] else {
             Issue.record("broken: \(String(describing: results["broken"]))")
             return
@@ -420,7 +421,7 @@ import Testing
         #expect(harness.wait { $0.statuses.last?.state == "running" })
         try FileManager.default.removeItem(at: harness.folder.appending("echo/plugin.yaml"))
         try harness.withManager { $0.reload() }
-        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is not installed (looked in \(harness.folder.path))"))
+        #expect(harness.waitForLog("buttons of the live layout use plugin 'echo', which is not installed (looked in \(harness.folder.path);"))
         // Back again: running, and gone once more, said once more.
         try TestPlugins.echo().install(in: harness.folder.path)
         try harness.withManager { $0.reload() }

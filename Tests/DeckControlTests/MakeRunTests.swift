@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+
+/// `make run`, as the README's "Run the host" uses it: the host and the
+/// deckctl the README then tells a newcomer to use from `.build/debug/`.
+@Suite("make run")
+struct MakeRunTests {
+    /// `make -n run`: what it would do, without building or starting anything.
+    @Test func buildsDeckctlTooAndNamesWhereItIs() throws {
+        let plan = try ProcessRun.run("/usr/bin/env", ["make", "--no-print-directory", "-n", "-C", InstallTests.repository, "run"])
+        #expect(plan.status == 0, "\(plan.err)")
+        let lines = plan.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for product in ["deckd", "deckctl", "deck-plugin-counter"] {
+            #expect(lines.contains { $0.hasSuffix("build --product \(product)") }, "make run does not build \(product)")
+        }
+        // The hint it prints must work as it is typed: deckctl is not on PATH after `make run`.
+        #expect(plan.out.contains("try  .build/debug/deckctl --control .state/control.sock status"))
+    }
+}

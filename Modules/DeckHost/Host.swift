@@ -30,13 +30,23 @@ public enum Host {
     private static func serve(_ configuration: HostConfiguration, environment: [String: String],
                               logger: Logger) throws(HostError) -> ExitStatus {
         var info = stat()
-        guard stat(configuration.layouts, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        let layoutsMissing = stat(configuration.layouts, &info) != 0 && errno == ENOENT
+        guard layoutsMissing && configuration.createsLayouts || !layoutsMissing && info.st_mode & S_IFMT == S_IFDIR else {
             throw .configuration("the layouts folder \(configuration.layouts) does not exist or is not a folder; "
                 + "create it and put a profile (.yaml) in it, or pass --layouts DIR")
         }
         // Before the state folder is touched: a second deckd on the same
         // socket or port stops here, having written nothing.
         let sockets = try HostSockets(configuration)
+        var created: [String] = []
+        if layoutsMissing {
+            do {
+                try Disk.makeDirectories(configuration.layouts)
+            } catch {
+                throw .runtime("cannot create the layouts folder \(configuration.layouts): \(error); create it, or pass --layouts DIR")
+            }
+            created.append("created the layouts folder \(configuration.layouts); put profiles (.yaml) in it")
+        }
         let store: SnapshotStore
         do {
             store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep)
@@ -46,7 +56,7 @@ public enum Host {
             throw .runtime("cannot use the state folder \(configuration.state): \(error); "
                 + "pass --state a folder deckd can create and write")
         }
-        var notices = store.openingNotices.map(\.message)
+        var notices = created + store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
         if let tokenWarning { notices.append(tokenWarning) }
         var last: String?

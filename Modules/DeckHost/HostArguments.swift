@@ -31,7 +31,10 @@ public enum HostArguments {
             throw .usage(error.description)
         }
         var configuration = HostConfiguration.defaults(environment: environment)
-        configuration.layouts = parsed[layouts] ?? configuration.layouts
+        if let folder = parsed[layouts] {
+            configuration.layouts = folder
+            configuration.createsLayouts = false
+        }
         configuration.state = parsed[state] ?? configuration.state
         configuration.profile = parsed[profile] ?? configuration.profile
         configuration.listen = parsed[noTCP] ? nil : parsed[listen] ?? configuration.listen
@@ -66,7 +69,7 @@ public enum HostArguments {
     // MARK: The declaration
 
     static let layouts = Option<String>("layouts", value: "DIR",
-                                        help: "the folder of profile YAML files; it must exist (default $XDG_CONFIG_HOME/deckd/layouts)",
+                                        help: "the folder of profile YAML files; one given here must exist (default $XDG_CONFIG_HOME/deckd/layouts, created when missing)",
                                         completion: .directory, validate: notEmpty)
     static let state = Option<String>("state", value: "DIR",
                                       help: "snapshots, device tokens, last profile (default $XDG_STATE_HOME/deckd)",

@@ -8,6 +8,11 @@ import Glibc
 public struct HostConfiguration: Sendable, Equatable {
     /// The layouts folder (`--layouts`).
     public var layouts: String
+    /// Whether a missing layouts folder is created (mode 0700) rather than
+    /// refused: true for the default folder, so a fresh install started by
+    /// systemd serves an empty layout instead of exiting; false for a folder
+    /// given with `--layouts`, where a missing one is more likely a typo.
+    public var createsLayouts: Bool
     /// The state folder: snapshots, tokens, the last live profile (`--state`).
     public var state: String
     /// The profile to serve at start (`--profile`); nil: the last live one,
@@ -72,6 +77,7 @@ public struct HostConfiguration: Sendable, Equatable {
         }
         return HostConfiguration(
             layouts: xdg("XDG_CONFIG_HOME", ".config") + "/deckd/layouts",
+            createsLayouts: true,
             state: xdg("XDG_STATE_HOME", ".local/state") + "/deckd",
             profile: nil,
             listen: "127.0.0.1:7531",

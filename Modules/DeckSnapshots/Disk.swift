@@ -2,7 +2,7 @@ import Glibc
 
 /// The handful of POSIX calls the store makes, each turning `errno` into a
 /// `SnapshotError` that names the operation and the path.
-enum Disk {
+package enum Disk {
     /// Creates `path` for writing; fails if it exists. O_CLOEXEC so a child the
     /// host spawns (an action, a plugin) never inherits a snapshot being written.
     static func createExclusive(_ path: String, mode: mode_t = 0o600) throws(SnapshotError) -> Int32 {
@@ -127,7 +127,7 @@ enum Disk {
     /// `mkdir` is tried once more after the parents exist, never again: some
     /// file systems say ENOENT for a folder whose parent is there (`/proc/x`),
     /// and asking again would recurse without end.
-    static func makeDirectories(_ path: String) throws(SnapshotError) {
+    package static func makeDirectories(_ path: String) throws(SnapshotError) {
         var code = makeDirectory(path)
         let parent = parent(of: path)
         if code == ENOENT && parent != path {

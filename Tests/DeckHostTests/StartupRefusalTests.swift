@@ -76,3 +76,52 @@ private struct FolderPicture: Equatable {
         self.files = files
     }
 }
+
+/// The default layouts folder is made when missing (a fresh install started
+/// by systemd serves an empty layout instead of exiting 78); a folder given
+/// with `--layouts` is not, since a missing one there is more likely a typo.
+@Suite("The layouts folder at start")
+struct LayoutsFolderTests {
+    @Test func theDefaultFolderIsCreatedAndAGivenOneIsNot() throws {
+        let root = try TemporaryDirectory(prefix: "xdg")
+        let run = root.path + "/run"
+        try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let log = root.path + "/deckd.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        func deckd(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("deckd"))
+            process.arguments = ["--listen", "127.0.0.1:0", "--plugins", root.path + "/plugins"] + arguments
+            process.environment = ["HOME": root.path, "XDG_CONFIG_HOME": root.path + "/config",
+                                   "XDG_STATE_HOME": root.path + "/state", "XDG_RUNTIME_DIR": run, "PATH": "/usr/bin:/bin"]
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            handle.seekToEndOfFile()
+            process.standardError = handle
+            process.standardOutput = handle
+            try process.run()
+            return process
+        }
+        func text() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+        let given = root.path + "/typo/layouts"
+        let refused = try deckd(["--layouts", given])
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus == 78)
+        #expect(text().contains("the layouts folder \(given) does not exist or is not a folder"))
+        #expect(!FileManager.default.fileExists(atPath: given))
+
+        let folder = root.path + "/config/deckd/layouts"
+        let host = try deckd([])
+        defer { host.terminate(); host.waitUntilExit() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !text().contains("deckd ready on ") && host.isRunning && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(text().contains("deckd ready on "), "\(text())")
+        #expect(text().contains("created the layouts folder \(folder); put profiles (.yaml) in it"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+        #expect(attributes[.type] as? FileAttributeType == .typeDirectory)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o700)
+    }
+}

@@ -16,7 +16,7 @@ public enum HelpText {
             sections.append("arguments:\n" + table(command.arguments.map { ($0.name, $0.help) }, width: width))
         }
         let help = OptionSpec(name: "help", short: "h", help: path.count == 1 && !command.subcommands.isEmpty
-                                  ? "show this help; '\(command.name) COMMAND --help' for one command"
+                                  ? "show this help; '\(command.name) COMMAND --help' (or '\(command.name) help COMMAND') for one command"
                                   : "show this help")
         sections.append("options:\n" + optionTable(command.options.filter { !$0.isHidden } + [help], width: width))
         let inherited = path.dropLast().flatMap(\.options).filter { !$0.isHidden }

@@ -36,7 +36,7 @@ extension Deckctl {
 
     @Sendable static func lock(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         _ = try run.connect().request(.lock)
-        run.say("locked: devices cannot edit or press until 'deckctl unlock'")
+        run.say("locked: no device, and no deckctl, can edit or press until 'deckctl unlock'")
         return .ok
     }
 

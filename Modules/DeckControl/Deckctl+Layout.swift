@@ -41,11 +41,16 @@ extension Deckctl {
         return .ok
     }
 
-    /// `clear PAGE INDEX`.
+    /// `clear PAGE INDEX`: like `move`, names the button the fresh layout
+    /// shows there, so a device's change of that slot meanwhile is `stale`
+    /// rather than cleared unseen.
     @Sendable static func clear(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let (page, index) = try slot(run, C.page, C.index)
-        let reply = try run.connect().request(.clearButton(page: page, index: index, expecting: nil))
-        run.say("cleared \(page)/\(index)\(revision(of: reply))")
+        let session = try run.connect()
+        let button = session.welcome.layout.button(page: page, index: index)
+        let reply = try session.request(.clearButton(page: page, index: index, expecting: button))
+        run.say(button.map { "cleared '\(Label.clean($0.name))' at \(page)/\(index)\(revision(of: reply))" }
+            ?? "\(page)/\(index) is already empty; nothing changed")
         return .ok
     }
 

@@ -23,7 +23,8 @@ struct HelpTextTests {
             options:
                   --control PATH  the control socket
                   --json          print JSON
-              -h, --help          show this help; 'tool COMMAND --help' for one command
+              -h, --help          show this help; 'tool COMMAND --help' (or 'tool help
+                                  COMMAND') for one command
 
             exit status:
               0 done, 2 usage

@@ -76,9 +76,12 @@ struct DeckctlHostTests {
         let empty = try deck.run("move", "0", "4", "0", "5")
         #expect(empty.status == 1 && empty.errLines == ["empty: slot 0/4 is empty, so there is nothing to move (see 'deckctl show')"])
 
+        let named = try #require(try deck.host.device("peek").welcome?.layout.button(page: 0, index: 3)?.name)
         let clear = try deck.run("clear", "0", "3")
-        #expect(clear.status == 0 && clear.outLines.first?.hasPrefix("cleared 0/3 (revision ") == true)
+        #expect(clear.status == 0 && clear.outLines.first?.hasPrefix("cleared '\(named)' at 0/3 (revision ") == true, "\(clear.outLines)")
         #expect(try phone.nextLayout().layout.button(page: 0, index: 3) == nil)
+        let again = try deck.run("clear", "0", "3")
+        #expect(again.status == 0 && again.outLines == ["0/3 is already empty; nothing changed"])
 
         let outside = try deck.run("clear", "9", "0")
         #expect(outside.status == 1 && outside.errLines.first?.hasPrefix("outOfRange: ") == true)
@@ -90,7 +93,7 @@ struct DeckctlHostTests {
         let deck = try DeckctlAgainstHost()
         let phone = try deck.host.device("phone")
         let lock = try deck.run("lock")
-        #expect(lock.status == 0 && lock.outLines == ["locked: devices cannot edit or press until 'deckctl unlock'"])
+        #expect(lock.status == 0 && lock.outLines == ["locked: no device, and no deckctl, can edit or press until 'deckctl unlock'"])
         _ = try phone.next { if case .lock(true) = $0 { true } else { false } }
         guard case .error(_, .locked, _, _) = try phone.request(.press(page: 0, index: 1, button: nil, phase: .tap)) else {
             Issue.record("a press while locked was not refused")

@@ -30,6 +30,11 @@ public enum Deckd {
     /// Runs `deckd` with `arguments` (without the program name).
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         blockHostSignals()
+        // Under a file-size limit (`ulimit -f`, systemd's LimitFSIZE=) a write
+        // past it raises SIGXFSZ, whose default ends the process; ignored, the
+        // write fails with EFBIG and the host refuses that one snapshot like
+        // a full disk. Programs deckd starts get the default back (SpawnedChild).
+        signal(SIGXFSZ, SIG_IGN)
         switch Result(catching: { () throws(HostError) in try HostArguments.parse(arguments, environment: environment) }) {
         case .success(.help(let text)):
             print(text)

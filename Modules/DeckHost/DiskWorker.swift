@@ -41,8 +41,10 @@ final class DiskWorker: Sendable {
         queue.async { [store] in finished(job(store)) }
     }
 
-    /// Waits until every job handed over so far has finished (for shutdown).
+    /// Waits until every job handed over so far has finished, old generations'
+    /// deletions included (for shutdown: a clean stop leaves `--keep` files).
     func drain() {
         queue.sync {}
+        store.finishDeletions()
     }
 }

@@ -11,9 +11,9 @@ import Glibc
 ///
 /// Every descriptor the host opens is close-on-exec, so the child inherits
 /// only its three standard streams. The signals the host blocks (it reads
-/// them through a signalfd) and SIGPIPE (which it ignores) are unblocked and
-/// reset to their defaults in the child: an ignored signal stays ignored
-/// across exec otherwise.
+/// them through a signalfd) and SIGPIPE and SIGXFSZ (which it ignores) are
+/// unblocked and reset to their defaults in the child: an ignored signal
+/// stays ignored across exec otherwise.
 package struct SpawnedChild: Sendable {
     /// What the child's standard input is.
     package enum Input: Sendable {
@@ -82,7 +82,7 @@ package struct SpawnedChild: Sendable {
         sigemptyset(&empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGXFSZ, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)

@@ -75,6 +75,15 @@ public final class SnapshotStore: Sendable {
         self.state = Mutex(StoreState())
     }
 
+    /// Waits until every old generation that retention dropped so far is
+    /// deleted. Call before the process exits: the deletions run in the
+    /// background, and an exit does not wait for them (nor for `deinit`, when
+    /// something still holds the store), which would leave more than `keep`
+    /// files after a clean stop.
+    public func finishDeletions() {
+        retention.wait()
+    }
+
     deinit {
         // Finish background deletions while the folder is still ours: nothing
         // of this store touches the disk once the next owner may have it.

@@ -138,6 +138,30 @@ struct DurabilityTests {
         #expect(try host.device().welcomeLayout.button(page: 0, index: 9) == terminal)
     }
 
+    /// Retention deletes dropped generations in the background; a clean stop
+    /// waits for those deletions (docs/snapshots.md, Retention), so it leaves
+    /// `--keep` files however many the last write dropped.
+    @Test func aCleanStopLeavesOnlyTheKeptGenerations() throws {
+        let host = try startedHost(arguments: ["--keep", "2"])
+        try host.stop()
+        // Thousands of older generations, as files that survived crashes before their deletion.
+        do {
+            let store = try SnapshotStore(stateDirectory: host.state, keep: 1_000_000)
+            let newest = try #require(try store.newest(profile: "default").snapshot)
+            let older = (1...3000).map {
+                SnapshotEntry(profile: "default", revision: newest.info.revision + $0, reason: "setButton",
+                              source: newest.info.source, layout: newest.layout)
+            }
+            #expect(store.write(older).failure == nil)
+        }
+        try host.start()
+        let device = try host.device()
+        try device.expectOK(.setButton(page: 0, index: 7, button: DeckButton(name: "Mail", action: .open("mailto:a@b.c"))))
+        #expect(try host.stop() == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: host.state + "/snapshots/default")
+        #expect(files.count == 2, "\(files.count) files")
+    }
+
     @Test(.enabled(if: canMakeFolderUnwritable, "needs chattr +i (as root) or permission bits"))
     func aFailedSnapshotWriteRefusesTheEditAndChangesNothing() throws {
         let host = try startedHost()

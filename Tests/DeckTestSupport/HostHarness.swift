@@ -24,6 +24,10 @@ public final class HostProcess: @unchecked Sendable {
     public let logPath: String
     /// Options added to every start.
     public var arguments: [String]
+    /// A program (and its arguments) that starts deckd, which it is given as
+    /// its last arguments: `["/bin/sh", "-c", "ulimit -f 16 && exec \"$@\"", "sh"]`
+    /// runs deckd with limits of its own. Empty: deckd is started directly.
+    public var launcher: [String] = []
     public private(set) var port = 0
     private var process: Process?
     private var logOffset = 0
@@ -79,14 +83,30 @@ public final class HostProcess: @unchecked Sendable {
     private func launch(extra: [String]) throws -> Process {
         logOffset = log.utf8.count
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("deckd"))
+        let deckd = try BuiltProducts.path("deckd")
         // Plugins only from the test's own folder (`plugins`), never the user's.
-        process.arguments = ["--layouts", layouts, "--state", state, "--listen", "127.0.0.1:0", "--control", control,
-                             "--plugins", root.path + "/plugins"] + arguments + extra
+        let options = ["--layouts", layouts, "--state", state, "--listen", "127.0.0.1:0", "--control", control,
+                       "--plugins", root.path + "/plugins"] + arguments + extra
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [deckd] + options
+        } else {
+            process.executableURL = URL(fileURLWithPath: deckd)
+            process.arguments = options
+        }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         handle.seekToEndOfFile()
         process.standardError = handle
         process.standardOutput = handle
+        // deckd starts with no signal blocked, as a shell or systemd starts it.
+        // A test runs on a worker thread that blocks most signals, and the
+        // child would inherit that mask: a signal that ends a real deckd (SIGXFSZ
+        // past `ulimit -f`) would stay pending instead, and the test would pass.
+        var none = sigset_t()
+        sigemptyset(&none)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         self.process = process
         return process

@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `DragGesture`: active once the finger is `minimumDistance` from
@@ -107,7 +108,7 @@ public struct DragRecognizer: GestureRecognizer {
     private func sample(_ track: inout Track, at point: CGPoint, _ input: GestureInput) {
         let location = coordinateSpace.convert(point, viewOrigin: input.viewOrigin)
         track.history.append(Sample(location: track.value.location, time: track.value.time))
-        let recent = track.history.drop { input.time - $0.time > Self.velocityWindow }
+        let recent = track.history.drop { !VirtualTime.lasts(from: $0.time, to: input.time, atMost: Self.velocityWindow) }
         track.history = recent.isEmpty ? Array(track.history.suffix(1)) : Array(recent)
         if let reference = track.history.first, input.time > reference.time {
             let elapsed = input.time - reference.time

@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `LongPressGesture`: `changed(true)` at touch-down, `ended(true)`
@@ -57,7 +58,7 @@ public struct LongPressRecognizer: GestureRecognizer {
         case (.pressing, .up), (.pressing, .cancel):
             state = .failed
             return [.failed(at: t)]
-        case (.pressing(_, let until), .clock) where t >= until:
+        case (.pressing(_, let until), .clock) where VirtualTime.isDue(until, at: t):
             state = .ended
             return [.ended(true, at: t)]
         default:

@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `TapGesture`: ends at the lift of the `count`-th touch when
@@ -71,8 +72,8 @@ public struct TapRecognizer: GestureRecognizer {
             return point.distance(to: start) > Self.slop ? fail(at: t) : []
         case (.touching(let first, let start, let done, _), .up(let point)):
             return point.distance(to: start) > Self.slop ? fail(at: t) : complete(first: first, done: done, at: t)
-        case (.touching(_, _, _, let until), .clock) where t >= until,
-             (.waiting(_, _, let until), .clock) where t >= until:
+        case (.touching(_, _, _, let until), .clock) where VirtualTime.isDue(until, at: t),
+             (.waiting(_, _, let until), .clock) where VirtualTime.isDue(until, at: t):
             return fail(at: t)
         case (.touching, .cancel), (.waiting, .cancel):
             return fail(at: t)

@@ -79,7 +79,7 @@ public struct DragRecognizer: GestureRecognizer {
             return [track.active ? .ended(track.value, at: t) : .failed(at: t)]
         case (.tracking(var track), .move(let point)):
             sample(&track, at: point, input)
-            if !track.active && point.distance(to: track.screenStart) >= minimumDistance {
+            if !track.active && LengthThreshold.reaches(point.distance(to: track.screenStart), minimumDistance) {
                 track.active = true
             }
             state = .tracking(track)

@@ -52,7 +52,7 @@ public struct LongPressRecognizer: GestureRecognizer {
             state = minimumDuration <= 0 ? .ended : .failed
             return [minimumDuration <= 0 ? .ended(true, at: t) : .failed(at: t)]
         case (.pressing(let start, _), .move(let point)):
-            guard point.distance(to: start) >= maximumDistance else { return [] }
+            guard LengthThreshold.reaches(point.distance(to: start), maximumDistance) else { return [] }
             state = .failed
             return [.failed(at: t)]
         case (.pressing, .up), (.pressing, .cancel):

@@ -87,8 +87,8 @@ public struct SwipePager: Hashable, Sendable {
         case .predictedEnd(let fraction), .translation(let fraction): fraction * strip.pageLength
         }
         var target = page
-        if measure < -threshold { target = page + 1 }
-        if measure > threshold { target = page - 1 }
+        if measure < 0, LengthThreshold.exceeds(-measure, threshold) { target = page + 1 }
+        if measure > 0, LengthThreshold.exceeds(measure, threshold) { target = page - 1 }
         guard target != page, (0..<pageCount).contains(target) else {
             settle()
             return .settled

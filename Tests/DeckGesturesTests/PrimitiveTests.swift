@@ -63,6 +63,13 @@ struct DragTests {
         #expect(updates[2].value?.startLocation == .zero)
     }
 
+    @Test func activatesAtItsDistanceThoughTheSubtractionRoundsBelowIt() {
+        // 64.1 - 49.1 is 14.999999999999993 in binary floating point: still 15 points.
+        let updates = drive(DragRecognizer(minimumDistance: 15, coordinateSpace: .global),
+                            [.down(49.1, 0, at: 0), .move(64.1, 0, at: 0.1), .up(64.1, 0, at: 0.2)])
+        #expect(shape(updates) == ["changed@0.1", "ended@0.2"])
+    }
+
     @Test func liftingBeforeActiveFails() {
         let updates = drive(DragRecognizer(minimumDistance: 10, coordinateSpace: .global),
                             [.down(0, 0, at: 0), .move(4, 3, at: 0.05), .up(40, 3, at: 0.1)])

@@ -67,7 +67,7 @@ public struct EdgeDwellPager: Hashable, Sendable {
         guard var current = dwell else { return Step(newPage: nil, deadline: nil) }
         var shown = page
         var flipped: Int?
-        if now >= current.nextFlip, let next = Self.neighbour(of: page, toward: edge, pageCount: pageCount) {
+        if VirtualTime.isDue(current.nextFlip, at: now), let next = Self.neighbour(of: page, toward: edge, pageCount: pageCount) {
             flipped = next
             shown = next
             current.nextFlip += Self.repeatDelay

@@ -17,7 +17,7 @@ extension ArrangeSession {
             case .heldDrag(let drag):
                 if current.lifted != nil {
                     out += follow(to: drag.location, at: time)
-                } else if canLift(current), hypot(drag.translation.width, drag.translation.height) >= Self.liftDistance {
+                } else if canLift(current), LengthThreshold.reaches(hypot(drag.translation.width, drag.translation.height), Self.liftDistance) {
                     out += lift(at: drag.location, time: time)
                 }
             case .heldRelease(let drag):

@@ -141,7 +141,7 @@ public struct ArrangeSession: Sendable {
     /// Fires every deadline up to `time`, earliest first, each at its instant.
     private mutating func advance(to time: TimeInterval) -> [ArrangeOutput] {
         var out: [ArrangeOutput] = []
-        while let due = deadline, due <= time {
+        while let due = deadline, VirtualTime.isDue(due, at: time) {
             let before = (touch?.gesture.deadline, dwellDeadline)
             if var current = touch, current.gesture.deadline == due {
                 let signals = current.gesture.advance(to: due)

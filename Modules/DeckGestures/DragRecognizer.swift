@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `DragGesture`: active once the finger is `minimumDistance` from
@@ -78,7 +79,7 @@ public struct DragRecognizer: GestureRecognizer {
             return [track.active ? .ended(track.value, at: t) : .failed(at: t)]
         case (.tracking(var track), .move(let point)):
             sample(&track, at: point, input)
-            if !track.active && point.distance(to: track.screenStart) >= minimumDistance {
+            if !track.active && LengthThreshold.reaches(point.distance(to: track.screenStart), minimumDistance) {
                 track.active = true
             }
             state = .tracking(track)
@@ -107,7 +108,7 @@ public struct DragRecognizer: GestureRecognizer {
     private func sample(_ track: inout Track, at point: CGPoint, _ input: GestureInput) {
         let location = coordinateSpace.convert(point, viewOrigin: input.viewOrigin)
         track.history.append(Sample(location: track.value.location, time: track.value.time))
-        let recent = track.history.drop { input.time - $0.time > Self.velocityWindow }
+        let recent = track.history.drop { !VirtualTime.lasts(from: $0.time, to: input.time, atMost: Self.velocityWindow) }
         track.history = recent.isEmpty ? Array(track.history.suffix(1)) : Array(recent)
         if let reference = track.history.first, input.time > reference.time {
             let elapsed = input.time - reference.time

@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// Drives one recognizer from raw touches and a virtual clock — the part of
@@ -50,7 +51,7 @@ public struct GestureTracker<Recognizer: GestureRecognizer>: Sendable {
     /// each at its own instant.
     public mutating func advance(to time: TimeInterval) -> [GestureUpdate<Recognizer.Value>] {
         var out: [GestureUpdate<Recognizer.Value>] = []
-        while let due = recognizer.deadline, due <= time {
+        while let due = recognizer.deadline, VirtualTime.isDue(due, at: time) {
             let at = max(due, now)
             out += deliver(GestureInput(time: at, kind: .clock, viewOrigin: viewOrigin))
             // A recognizer that kept the same deadline after it fired would

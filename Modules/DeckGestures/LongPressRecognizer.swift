@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `LongPressGesture`: `changed(true)` at touch-down, `ended(true)`
@@ -51,13 +52,13 @@ public struct LongPressRecognizer: GestureRecognizer {
             state = minimumDuration <= 0 ? .ended : .failed
             return [minimumDuration <= 0 ? .ended(true, at: t) : .failed(at: t)]
         case (.pressing(let start, _), .move(let point)):
-            guard point.distance(to: start) >= maximumDistance else { return [] }
+            guard LengthThreshold.reaches(point.distance(to: start), maximumDistance) else { return [] }
             state = .failed
             return [.failed(at: t)]
         case (.pressing, .up), (.pressing, .cancel):
             state = .failed
             return [.failed(at: t)]
-        case (.pressing(_, let until), .clock) where t >= until:
+        case (.pressing(_, let until), .clock) where VirtualTime.isDue(until, at: t):
             state = .ended
             return [.ended(true, at: t)]
         default:

@@ -21,7 +21,7 @@ public struct SwipePager: Hashable, Sendable {
         /// When the predicted end translation is beyond this fraction of a
         /// page (the deck: 1/3, so a short flick is enough).
         case predictedEnd(fraction: CGFloat)
-        /// When the finger's actual translation is beyond this fraction of a
+        /// When the finger's actual translation reaches this fraction of a
         /// page (a card feed: 0.22).
         case translation(fraction: CGFloat)
 
@@ -86,9 +86,16 @@ public struct SwipePager: Hashable, Sendable {
         let threshold = switch rule {
         case .predictedEnd(let fraction), .translation(let fraction): fraction * strip.pageLength
         }
+        // The deck flips when the predicted end is *beyond* a third; the
+        // feed when the finger has moved *at least* its fraction (its
+        // `translation <= -height * 0.22`).
+        let flips: (CGFloat) -> Bool = switch rule {
+        case .predictedEnd: { LengthThreshold.exceeds($0, threshold) }
+        case .translation: { LengthThreshold.reaches($0, threshold) }
+        }
         var target = page
-        if measure < -threshold { target = page + 1 }
-        if measure > threshold { target = page - 1 }
+        if measure < 0, flips(-measure) { target = page + 1 }
+        if measure > 0, flips(measure) { target = page - 1 }
         guard target != page, (0..<pageCount).contains(target) else {
             settle()
             return .settled

@@ -1,3 +1,4 @@
+import DeckGeometry
 import Foundation
 
 /// SwiftUI's `TapGesture`: ends at the lift of the `count`-th touch when
@@ -56,11 +57,11 @@ public struct TapRecognizer: GestureRecognizer {
         case (.touching, .down), (.touching, .downUp):
             return []
         case (.waiting(let first, let done, _), .down(let point)):
-            guard point.distance(to: first) <= Self.slop else { return fail(at: t) }
+            guard !LengthThreshold.exceeds(point.distance(to: first), Self.slop) else { return fail(at: t) }
             state = .touching(first: first, start: point, done: done, until: t + Self.maximumDuration)
             return []
         case (.waiting(let first, let done, _), .downUp(let point)):
-            guard point.distance(to: first) <= Self.slop else { return fail(at: t) }
+            guard !LengthThreshold.exceeds(point.distance(to: first), Self.slop) else { return fail(at: t) }
             return complete(first: first, done: done, at: t)
         case (_, .down(let point)):
             state = .touching(first: point, start: point, done: 0, until: t + Self.maximumDuration)
@@ -68,11 +69,11 @@ public struct TapRecognizer: GestureRecognizer {
         case (_, .downUp(let point)):
             return complete(first: point, done: 0, at: t)
         case (.touching(_, let start, _, _), .move(let point)):
-            return point.distance(to: start) > Self.slop ? fail(at: t) : []
+            return LengthThreshold.exceeds(point.distance(to: start), Self.slop) ? fail(at: t) : []
         case (.touching(let first, let start, let done, _), .up(let point)):
-            return point.distance(to: start) > Self.slop ? fail(at: t) : complete(first: first, done: done, at: t)
-        case (.touching(_, _, _, let until), .clock) where t >= until,
-             (.waiting(_, _, let until), .clock) where t >= until:
+            return LengthThreshold.exceeds(point.distance(to: start), Self.slop) ? fail(at: t) : complete(first: first, done: done, at: t)
+        case (.touching(_, _, _, let until), .clock) where VirtualTime.isDue(until, at: t),
+             (.waiting(_, _, let until), .clock) where VirtualTime.isDue(until, at: t):
             return fail(at: t)
         case (.touching, .cancel), (.waiting, .cancel):
             return fail(at: t)

@@ -26,6 +26,16 @@ struct EdgeDwellPagerTests {
         #expect(step.deadline.map { abs($0 - 2.01) < 1e-9 } == true)
     }
 
+    @Test func aFlipIsDueAtItsInstantThoughTheSumRoundsPastIt() {
+        // 1.83 + 0.7 is 2.5300000000000002: the second flip is still due at 2.53.
+        var pager = EdgeDwellPager()
+        _ = pager.update(x: 372, width: width, now: 1.33, page: 0, pageCount: 4)
+        #expect(pager.update(x: 372, width: width, now: 1.83, page: 0, pageCount: 4).newPage == 1)
+        #expect(pager.update(x: 372, width: width, now: 2.53, page: 1, pageCount: 4).newPage == 2)
+        #expect(VirtualTime.isDue(0.12 + 0.45, at: 0.57))
+        #expect(!VirtualTime.isDue(0.571, at: 0.57))
+    }
+
     @Test func nextFlipCountsFromTheDeadlineNotFromALateCall() {
         var pager = EdgeDwellPager()
         _ = pager.update(x: 5, width: width, now: 1.01, page: 3, pageCount: 4)

@@ -10,6 +10,12 @@ struct LongPressTests {
         #expect(updates.map(\.value) == [true, true])
     }
 
+    @Test func aLiftAtItsInstantComesAfterTheEndWhereverTheTouchBegan() {
+        // 0.07 + 0.5 is 0.5700000000000001 in binary floating point: still the instant of the lift at 0.57.
+        let updates = drive(LongPressRecognizer(minimumDuration: 0.5), [.down(0, 0, at: 0.07), .up(0, 0, at: 0.57)])
+        #expect(shape(updates) == ["changed@0.07", "ended@0.57"])
+    }
+
     @Test func deadlineFiresBeforeALaterMove() {
         // The move at 0.61 is past the 10 points, but the press already ended at 0.5.
         let updates = drive(LongPressRecognizer(), [.down(0, 0, at: 0), .move(30, 0, at: 0.61), .up(30, 0, at: 0.7)])
@@ -55,6 +61,13 @@ struct DragTests {
         #expect(updates[0].value?.translation == CGSize(width: 6, height: 8))
         #expect(updates[2].value?.location == CGPoint(x: 2, y: 1))
         #expect(updates[2].value?.startLocation == .zero)
+    }
+
+    @Test func activatesAtItsDistanceThoughTheSubtractionRoundsBelowIt() {
+        // 64.1 - 49.1 is 14.999999999999993 in binary floating point: still 15 points.
+        let updates = drive(DragRecognizer(minimumDistance: 15, coordinateSpace: .global),
+                            [.down(49.1, 0, at: 0), .move(64.1, 0, at: 0.1), .up(64.1, 0, at: 0.2)])
+        #expect(shape(updates) == ["changed@0.1", "ended@0.2"])
     }
 
     @Test func liftingBeforeActiveFails() {

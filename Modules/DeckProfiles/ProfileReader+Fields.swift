@@ -1,3 +1,5 @@
+import DeckModel
+
 extension ProfileReader {
     /// Visits each pair of `mapping` whose key is a case of `K`, and reports
     /// every other key: unknown ones (with the expected keys and the closest
@@ -119,7 +121,7 @@ extension ProfileReader {
         case .invalid:
             return nil
         case .value(let text, let node):
-            guard !text.isBlank else {
+            guard !text.isBlankLabel else {
                 report("\(field) must not be empty", at: node)
                 return nil
             }

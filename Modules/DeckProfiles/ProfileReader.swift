@@ -99,7 +99,7 @@ struct ProfileReader {
     private mutating func readProfileName(_ pair: Pair?) -> String? {
         guard case .value(let name, let node) = text(pair, "name") else { return nil }
         nameMark = node.mark
-        if name.isBlank {
+        if name.isBlankLabel {
             report("name must not be empty", at: node)
         } else if name.contains("/") {
             report("a profile name must not contain '/' (it names a folder of snapshots)", at: node)

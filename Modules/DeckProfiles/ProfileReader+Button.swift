@@ -189,6 +189,10 @@ extension ProfileReader {
                 }
                 return .number(number)
             }
+            if let problem = leadingZero(node, "page number") {
+                report(problem, at: node)
+                return nil
+            }
         }
         let shown = node.kind != .scalar ? node.kindDescription : document.isNull(node) ? "nothing" : "'\(document.text(node))'"
         report("page must be next, previous or a page number, not \(shown)", at: document.isNull(node) ? pair.key : node)

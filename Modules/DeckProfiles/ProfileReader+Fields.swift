@@ -56,9 +56,18 @@ extension ProfileReader {
         skip: (String) -> Bool = { _ in false }
     ) -> [K] {
         var suggested: [K] = []
+        var skipped: [String: Int] = [:]
         for pair in pairs {
             let name = document.text(pair.key)
-            if skip(name) { continue }
+            if skip(name) {
+                // Ignored, but still a key: YAML wants it once per mapping, as any other.
+                if let line = skipped[name] {
+                    report("key '\(name)' is given twice (first at line \(line))", at: pair.key)
+                } else {
+                    skipped[name] = pair.key.mark.line
+                }
+                continue
+            }
             let names = candidates.map(\.rawValue)
             if let closest = KeySuggestion.closest(to: name, among: names), let key = K(rawValue: closest) {
                 suggested.append(key)

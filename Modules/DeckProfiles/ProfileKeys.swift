@@ -51,13 +51,3 @@ extension Character {
     /// `0` to `9` only (not other scripts' digits).
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
-
-extension String {
-    /// True when empty or only white space (what `DeckButton.validate()`
-    /// trims), checked scalar by scalar without Foundation.
-    var isBlank: Bool {
-        // Most names start with a visible ASCII character: no property lookup needed.
-        if let first = utf8.first, first > 0x20, first < 0x7F { return false }
-        return unicodeScalars.allSatisfy(\.properties.isWhitespace)
-    }
-}

@@ -162,7 +162,8 @@ extension ProfileReader {
     private mutating func readTimeout(_ node: YAMLNode) -> Double? {
         let seconds: Double? = node.kind != .scalar ? nil : document.withText(node) { bytes in
             switch YAML11.classify(bytes) {
-            case .int: try? Double(YAML11.integer(bytes).get())
+            // Beyond 64 bits an integer is still a number of seconds, just a large one.
+            case .int: YAML11.integerValue(bytes)
             case .float: YAML11.float(bytes)
             default: nil
             }
@@ -187,6 +188,10 @@ extension ProfileReader {
                     return nil
                 }
                 return .number(number)
+            }
+            if let problem = leadingZero(node, "page number") {
+                report(problem, at: node)
+                return nil
             }
         }
         let shown = node.kind != .scalar ? node.kindDescription : document.isNull(node) ? "nothing" : "'\(document.text(node))'"

@@ -1,3 +1,5 @@
+import DeckModel
+
 extension ProfileReader {
     /// Visits each pair of `mapping` whose key is a case of `K`, and reports
     /// every other key: unknown ones (with the expected keys and the closest
@@ -54,9 +56,18 @@ extension ProfileReader {
         skip: (String) -> Bool = { _ in false }
     ) -> [K] {
         var suggested: [K] = []
+        var skipped: [String: Int] = [:]
         for pair in pairs {
             let name = document.text(pair.key)
-            if skip(name) { continue }
+            if skip(name) {
+                // Ignored, but still a key: YAML wants it once per mapping, as any other.
+                if let line = skipped[name] {
+                    report("key '\(name)' is given twice (first at line \(line))", at: pair.key)
+                } else {
+                    skipped[name] = pair.key.mark.line
+                }
+                continue
+            }
             let names = candidates.map(\.rawValue)
             if let closest = KeySuggestion.closest(to: name, among: names), let key = K(rawValue: closest) {
                 suggested.append(key)
@@ -119,7 +130,7 @@ extension ProfileReader {
         case .invalid:
             return nil
         case .value(let text, let node):
-            guard !text.isBlank else {
+            guard !text.isBlankLabel else {
                 report("\(field) must not be empty", at: node)
                 return nil
             }

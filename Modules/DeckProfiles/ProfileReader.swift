@@ -67,7 +67,8 @@ struct ProfileReader {
             case .pages: pages = pair
             }
         }
-        if let slots { readSlotsPerPage(slots.value) }
+        // `slotsPerPage: ~` is the default, as a null `icon`, `title` or `timeout` is theirs.
+        if let slots, !document.isNull(slots.value) { readSlotsPerPage(slots.value) }
         let profileName = readProfileName(name) ?? defaultName
         guard let pages else {
             if !typos.contains(.pages) { report("a profile needs pages: (a list of pages)", at: root) }
@@ -90,8 +91,12 @@ struct ProfileReader {
             slotsPerPage = count
             return
         }
-        let shown = node.kind == .scalar ? "'\(document.text(node))'" : node.kindDescription
-        report("slotsPerPage must be a whole number from 1 to \(limit), not \(shown)", at: node)
+        if let problem = leadingZero(node, "slotsPerPage", within: 1...limit) {
+            report(problem, at: node)
+        } else {
+            let shown = node.kind == .scalar ? "'\(document.text(node))'" : node.kindDescription
+            report("slotsPerPage must be a whole number from 1 to \(limit), not \(shown)", at: node)
+        }
         slotsPerPage = limit
         checkSlotRange = false
     }
@@ -99,7 +104,7 @@ struct ProfileReader {
     private mutating func readProfileName(_ pair: Pair?) -> String? {
         guard case .value(let name, let node) = text(pair, "name") else { return nil }
         nameMark = node.mark
-        if name.isBlank {
+        if name.isBlankLabel {
             report("name must not be empty", at: node)
         } else if name.contains("/") {
             report("a profile name must not contain '/' (it names a folder of snapshots)", at: node)
@@ -195,11 +200,10 @@ struct ProfileReader {
     /// A slot key's number, or nil after reporting why it is not one.
     private mutating func slotNumber(_ key: YAMLNode) -> Int? {
         guard let slot = wholeNumber(key) else {
-            let text = document.text(key)
-            if key.kind == .scalar, text.count > 1, text.allSatisfy(\.isASCIIDigit), let number = Int(text) {
-                report("slot '\(text)' has a leading zero, which YAML 1.1 reads as an octal number; write \(number)", at: key)
+            if let problem = leadingZero(key, "slot") {
+                report(problem, at: key)
             } else {
-                let shown = key.kind == .scalar ? "'\(text)'" : key.kindDescription
+                let shown = key.kind == .scalar ? "'\(document.text(key))'" : key.kindDescription
                 report("slot keys must be slot numbers from 0 to \(slotsPerPage - 1), not \(shown)", at: key)
             }
             return nil
@@ -209,6 +213,18 @@ struct ProfileReader {
             return nil
         }
         return slot
+    }
+
+    /// The problem with a number written with a leading zero (`007`), or nil
+    /// when `node` is not one (or its number is outside `range`, where the
+    /// field's own message says more). YAML 1.1 reads `010` as 8 where a
+    /// person means 10, so such numbers are refused with this hint.
+    func leadingZero(_ node: YAMLNode, _ what: String, within range: ClosedRange<Int> = 0...Int.max) -> String? {
+        guard node.kind == .scalar else { return nil }
+        let text = document.text(node)
+        guard text.count > 1, text.first == "0", text.allSatisfy(\.isASCIIDigit),
+              let number = Int(text), range.contains(number) else { return nil }
+        return "\(what) '\(text)' has a leading zero, which YAML 1.1 reads as an octal number; write \(number)"
     }
 
     /// A whole number written in decimal (`7`, `-1`, `"7"`), or nil. Other

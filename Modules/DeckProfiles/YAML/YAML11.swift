@@ -79,48 +79,68 @@ enum YAML11 {
     /// The value of text that ``isInt(_:)`` accepted, with PyYAML's rules:
     /// underscores dropped, `0b` binary, `0x` hex, a leading `0` octal, `a:b:c` base 60.
     static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Result<Int, YAMLScalarError> {
+        parseInteger(text).exact
+    }
+
+    /// The value of text that ``isInt(_:)`` accepted as the nearest Double,
+    /// also beyond 64 bits (PyYAML's integers have no bound, so
+    /// `timeout: 99999999999999999999999` is a number, just a large one).
+    static func integerValue(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        parseInteger(text).approximate
+    }
+
+    /// Both readings of an integer: exactly in 64 bits, and as a Double
+    /// (nil only when the text is not an integer at all).
+    private static func parseInteger(_ text: UnsafeBufferPointer<UInt8>) -> (exact: Result<Int, YAMLScalarError>, approximate: Double?) {
         var digits = text.filter { $0 != 0x5F }
         var negative = false
         if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
             negative = sign == UInt8(ascii: "-")
             digits.removeFirst()
         }
-        let tooLarge = YAMLScalarError.numberTooLarge(String(decoding: text, as: UTF8.self))
         let invalid = YAMLScalarError.invalidNumber(String(decoding: text, as: UTF8.self))
         var magnitude: UInt64 = 0
-        func accumulate(_ digit: UInt64, base: UInt64) -> Bool {
+        var approximate = 0.0
+        var overflowed = false
+        func accumulate(_ digit: UInt64, base: UInt64) {
+            approximate = approximate * Double(base) + Double(digit)
             let (times, overflow1) = magnitude.multipliedReportingOverflow(by: base)
             let (sum, overflow2) = times.addingReportingOverflow(digit)
             magnitude = sum
-            return !(overflow1 || overflow2)
+            overflowed = overflowed || overflow1 || overflow2
         }
         if digits.count >= 2, digits[0] == 0x30, digits[1] == UInt8(ascii: "b") || digits[1] == UInt8(ascii: "x") {
             let base: UInt64 = digits[1] == UInt8(ascii: "b") ? 2 : 16
-            guard digits.count > 2 else { return .failure(invalid) }
+            guard digits.count > 2 else { return (.failure(invalid), nil) }
             for byte in digits.dropFirst(2) {
-                guard let value = hexValue(byte), value < base else { return .failure(invalid) }
-                guard accumulate(value, base: base) else { return .failure(tooLarge) }
+                guard let value = hexValue(byte), value < base else { return (.failure(invalid), nil) }
+                accumulate(value, base: base)
             }
         } else if digits.contains(UInt8(ascii: ":")) {
-            for group in digits.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false) {
-                var part: UInt64 = 0
-                for byte in group { part = part * 10 + UInt64(byte - 0x30) }
-                guard accumulate(part, base: 60) else { return .failure(tooLarge) }
+            // The first group may be as long as any decimal number (`99999999999999999999:30`),
+            // so it is taken digit by digit; the others are 0 to 59 (``isInt(_:)`` checked).
+            let groups = digits.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            for byte in groups[0] { accumulate(UInt64(byte - 0x30), base: 10) }
+            for group in groups.dropFirst() {
+                accumulate(group.reduce(0) { $0 * 10 + UInt64($1 - 0x30) }, base: 60)
             }
         } else {
             let base: UInt64 = digits.count > 1 && digits[0] == 0x30 ? 8 : 10
-            guard !digits.isEmpty else { return .failure(invalid) }
+            guard !digits.isEmpty else { return (.failure(invalid), nil) }
             for byte in digits {
-                guard let value = hexValue(byte), value < base else { return .failure(invalid) }
-                guard accumulate(value, base: base) else { return .failure(tooLarge) }
+                guard let value = hexValue(byte), value < base else { return (.failure(invalid), nil) }
+                accumulate(value, base: base)
             }
         }
+        let value = negative ? -approximate : approximate
+        let tooLarge = Result<Int, YAMLScalarError>.failure(.numberTooLarge(String(decoding: text, as: UTF8.self)))
+        if overflowed { return (tooLarge, value) }
         if negative {
-            guard magnitude <= UInt64(Int.max) + 1 else { return .failure(tooLarge) }
-            return .success(magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude))
+            guard magnitude <= UInt64(Int.max) + 1 else { return (tooLarge, value) }
+            return (.success(magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude)), value)
         }
-        guard magnitude <= UInt64(Int.max) else { return .failure(tooLarge) }
-        return .success(Int(magnitude))
+        guard magnitude <= UInt64(Int.max) else { return (tooLarge, value) }
+        return (.success(Int(magnitude)), value)
     }
 
     // MARK: Floats

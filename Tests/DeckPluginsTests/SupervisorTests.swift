@@ -42,6 +42,9 @@ import Testing
     @Test func pressesBeforeReadyWaitAndKeepTheirOrder() throws {
         var policy = PluginHarness.fastPolicy
         policy.logBudget = 10_000
+        // Not a test of the ready timeout: a python3 start slowed by the whole
+        // suite running beside it must not be taken for a hang.
+        policy.readyTimeout = .seconds(20)
         let harness = try PluginHarness(plugins: [TestPlugins.echo(readyDelay: 0.3)], policy: policy)
         let layout = try PluginLayouts.with([("echo", "a"), ("echo", "b")])
         try harness.show(layout)
@@ -49,7 +52,7 @@ import Testing
         for round in 0..<150 {
             if round == 16 {
                 // 64 presses wait for ready (the most that may); the rest go straight through.
-                #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'echo': buttons 2" } })
+                #expect(harness.wait(timeout: 30) { $0.logs.contains { $0.message == "plugin 'echo': buttons 2" } }, "\(harness.logText.suffix(2000))")
             }
             for index in 0..<2 {
                 for phase in [PluginPress.Phase.down, .up] {
@@ -58,7 +61,7 @@ import Testing
                 }
             }
         }
-        #expect(harness.wait { $0.logs.filter { $0.message.hasPrefix("plugin 'echo': press") }.count == expected.count },
+        #expect(harness.wait(timeout: 30) { $0.logs.filter { $0.message.hasPrefix("plugin 'echo': press") }.count == expected.count },
                 "every press arrives\n\(harness.logText.suffix(2000))")
         let arrived = harness.record.withLock { $0.logs.map(\.message).filter { $0.hasPrefix("plugin 'echo': press") } }
         #expect(arrived == expected, "down and up of each button in the order they were pressed")

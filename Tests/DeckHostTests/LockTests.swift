@@ -6,15 +6,21 @@ import Testing
 
 @Suite("The lock gate end to end")
 struct LockTests {
-    @Test func whileLockedEveryEditAndPressIsRefusedAndOnlyTheSenderGetsTheLayout() throws {
+    /// A host locked by a control client, and two devices that saw the `lock` broadcast.
+    static func lockedHostWithTwoDevices() throws -> (HostProcess, HostClient, HostClient, HostClient) {
         let host = try startedHost()
         let a = try host.device("a")
         let b = try host.device("b")
         let control = try host.controlClient()
         #expect(try control.expectOK(.lock) == nil)
         for client in [a, b] {
-            guard case .lock(true) = try client.next(where: isLock) else { Issue.record("no lock broadcast"); return }
+            guard case .lock(true) = try client.next(where: isLock) else { throw HarnessError("no lock broadcast") }
         }
+        return (host, a, b, control)
+    }
+
+    @Test func whileLockedEveryEditAndPressIsRefusedAndOnlyTheSenderGetsTheLayout() throws {
+        let (host, a, b, control) = try Self.lockedHostWithTwoDevices()
         let terminal = try #require(a.welcomeLayout.button(page: 0, index: 1))
         let requests: [ClientRequest] = [
             .setButton(page: 0, index: 3, button: DeckButton(name: "X", action: .run(command: "true"))),
@@ -43,14 +49,7 @@ struct LockTests {
     /// be `outOfRange` or `stale`, and unlike the layout to everyone that
     /// follows an `invalid` refusal when unlocked (§5).
     @Test func anInvalidEditOrPressWhileLockedIsLockedAndOnlyTheSenderGetsTheLayout() throws {
-        let host = try startedHost()
-        let a = try host.device("a")
-        let b = try host.device("b")
-        let control = try host.controlClient()
-        #expect(try control.expectOK(.lock) == nil)
-        for client in [a, b] {
-            guard case .lock(true) = try client.next(where: isLock) else { Issue.record("no lock broadcast"); return }
-        }
+        let (host, a, b, control) = try Self.lockedHostWithTwoDevices()
         let lines = [
             #"{"type":"setButton","id":"s","page":0,"index":3,"button":{"name":"","action":{"run":"true"}}}"#,
             #"{"type":"moveButton","id":"m","fromPage":0,"fromIndex":1,"toPage":0,"toIndex":3,"button":{"name":"T","action":{"page":"sideways"}}}"#,
@@ -76,6 +75,7 @@ struct LockTests {
         try a.line.send(lines[0])
         guard case .error(_, .invalid, _, _) = try a.next(where: { $0.type == "error" }) else { Issue.record("not invalid"); return }
         #expect(try b.nextLayout().revision == a.welcome?.revision)
+        withExtendedLifetime(host) {}  // deckd lives as long as its HostProcess
     }
 
     @Test func theLockProbeLocksAndUnlockCannotOverrideIt() throws {

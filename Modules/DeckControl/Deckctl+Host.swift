@@ -42,7 +42,7 @@ extension Deckctl {
 
     @Sendable static func unlock(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         _ = try run.connect().request(.unlock)
-        run.say("unlocked: devices can edit and press again")
+        run.say("unlocked: devices and deckctl can edit and press again")
         return .ok
     }
 

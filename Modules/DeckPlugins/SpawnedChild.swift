@@ -47,8 +47,10 @@ package struct SpawnedChild: Sendable {
     ///   - workingDirectory: the child's working directory (nil: the host's).
     ///   - nonBlockingInput: make the host's end of an input pipe non-blocking.
     ///   - environment: `NAME=value` entries (nil: the host's environment).
+    ///   - beforeRetry: called before each new attempt after ETXTBSY (tests).
     package static func spawn(_ arguments: [String], workingDirectory: String? = nil, input: Input = .nullDevice,
-                              nonBlockingInput: Bool = false, environment: [String]? = nil) throws(Failure) -> SpawnedChild {
+                              nonBlockingInput: Bool = false, environment: [String]? = nil,
+                              beforeRetry: () -> Void = {}) throws(Failure) -> SpawnedChild {
         guard let program = arguments.first else { throw Failure(program: "", reason: "there is no program to run", code: EINVAL) }
         var pipes: [[Int32]] = []
         func closeAll() { for fd in pipes.joined() { _ = close(fd) } }
@@ -89,11 +91,25 @@ package struct SpawnedChild: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var pid: Int32 = 0
-        let result = withCStrings(arguments) { argv in
-            if let environment {
-                return withCStrings(environment) { envp in posix_spawn(&pid, program, &actions, &attributes, argv, envp) }
+        func attempt() -> Int32 {
+            withCStrings(arguments) { argv in
+                if let environment {
+                    return withCStrings(environment) { envp in posix_spawn(&pid, program, &actions, &attributes, argv, envp) }
+                }
+                return posix_spawn(&pid, program, &actions, &attributes, argv, environ)
             }
-            return posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+        }
+        var result = attempt()
+        // ETXTBSY is transient: a program just written (a plugin being
+        // installed, a script a test made) is still open for writing in a
+        // child that another thread forked and that has not reached its exec
+        // yet. Try again a few times, 155 ms at most, before calling it a failure.
+        var pause: UInt32 = 5_000
+        while result == ETXTBSY && pause <= 80_000 {
+            usleep(pause)
+            pause *= 2
+            beforeRetry()
+            result = attempt()
         }
         for fd in [stdout[1], stderr[1], stdin[0]] where fd >= 0 { _ = close(fd) }
         guard result == 0 else {

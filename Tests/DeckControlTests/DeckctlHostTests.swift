@@ -104,7 +104,7 @@ struct DeckctlHostTests {
         #expect(refused.status == 1 && refused.out.isEmpty)
         #expect(refused.errLines.count == 1 && refused.errLines[0].hasPrefix("locked: the host is locked"))
         let unlock = try deck.run("unlock")
-        #expect(unlock.status == 0 && unlock.outLines == ["unlocked: devices can edit and press again"])
+        #expect(unlock.status == 0 && unlock.outLines == ["unlocked: devices and deckctl can edit and press again"])
         #expect(try deck.run("set", "0", "3", "--name", "A", "--open", "x").status == 0)
         #expect(try deck.json("lock").objects.first?["type"] as? String == "ok")
     }

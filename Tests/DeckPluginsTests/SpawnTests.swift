@@ -1,0 +1,45 @@
+@testable import DeckPlugins
+import DeckTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Starting a plugin's program right after it was written.
+@Suite struct SpawnTests {
+    /// A program still open for writing somewhere (here in this process; in
+    /// real life in a child another thread forked before its exec) cannot be
+    /// run: ETXTBSY. That passes within moments, so spawning tries again.
+    @Test func aProgramStillOpenForWritingIsTriedAgain() throws {
+        let folder = try TemporaryDirectory(prefix: "spawn")
+        let path = folder.path + "/plugin"
+        let writer = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(writer >= 0)
+        let script = Array("#!/bin/sh\nexit 7\n".utf8)
+        #expect(write(writer, script, script.count) == script.count)
+        var retries = 0
+        let child = try SpawnedChild.spawn([path]) {
+            retries += 1
+            if retries == 1 { close(writer) }  // the writer is done after the first refusal
+        }
+        // At least once; once more if another test's fork still held the file for a moment.
+        #expect(retries >= 1, "refused while open for writing, then started")
+        var status: Int32 = 0
+        #expect(waitpid(child.pid, &status, 0) == child.pid)
+        #expect(status >> 8 & 0xff == 7)
+        for fd in [child.input, child.output, child.errors, child.exitDescriptor] where fd >= 0 { close(fd) }
+    }
+
+    /// One that stays open is a failure that names it, after a few tries.
+    @Test func aProgramThatStaysOpenForWritingFails() throws {
+        let folder = try TemporaryDirectory(prefix: "spawn")
+        let path = folder.path + "/plugin"
+        let writer = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        var retries = 0
+        #expect(throws: SpawnedChild.Failure.self) {
+            _ = try SpawnedChild.spawn([path]) { retries += 1 }
+        }
+        #expect(retries == 5)
+    }
+}

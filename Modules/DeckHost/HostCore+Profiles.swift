@@ -56,14 +56,25 @@ extension HostCore {
             reportOtherFile(file, in: scanned, removed: changes.removed.contains(file))
         }
         if let activeFile, ProfileResolver.snapshotSource(of: activeFile.fingerprint) != head.source {
-            let state = LiveState(profile: active, revision: head.revision + 1, layout: activeFile.profile.layout,
-                                  source: ProfileResolver.snapshotSource(of: activeFile.fingerprint))
+            // PROFILE.md §5: the edits made since the file's last load are
+            // replayed on the new file; what cannot be is named.
+            let rebase = EditRebase(head.edits, onto: activeFile.profile.layout)
+            let state = LiveState(profile: active, revision: head.revision + 1, layout: rebase.layout,
+                                  source: ProfileResolver.snapshotSource(of: activeFile.fingerprint), edits: rebase.kept)
             head = state
+            let file = activeFile.fingerprint.file
+            let by = requester?.info
+            let line = "reloaded '\(active)' from \(file) (revision \(state.revision))\(byline(requester))"
             var effects: [Effect] = []
             if let connection { effects.append(.ok(connection, id, withRevision: true)) }
-            effects += [.broadcastLayout,
-                        .event(.reload(profile: active, revision: state.revision, problems: [], by: requester?.info)),
-                        .log(.info, "reloaded '\(active)' from \(activeFile.fingerprint.file) (revision \(state.revision))\(byline(requester))")]
+            effects += [.broadcastLayout, .run { core in
+                // The generation just before this one is what `restore` brings back.
+                let report = RebaseReport(profile: active, file: file, rebase: rebase,
+                                          generation: max((core.lastWritten?.generation ?? 1) - 1, 0))
+                core.emit(.reload(profile: active, revision: state.revision, problems: [], dropped: report.events, by: by))
+                core.logger.info(line + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary))
+                for sentence in report.sentences { core.note(sentence) }
+            }]
             submit(Outcome(live: state, effects, failure: { core, error in
                 if let connection { core.refuseAfterFailedWrite(error, id: id, request: "reload", connection: connection) }
             }), write: state.snapshot(reason: "reload"))
@@ -181,7 +192,8 @@ extension HostCore {
             return
         }
         for notice in resolution.notices { note(notice) }
-        let state = LiveState(profile: name, revision: head.revision + 1, layout: resolution.layout, source: resolution.source)
+        let state = LiveState(profile: name, revision: head.revision + 1, layout: resolution.layout, source: resolution.source,
+                              edits: resolution.edits)
         head = state
         let by = session?.info ?? press?.by
         var effects: [Effect] = []
@@ -257,7 +269,10 @@ extension HostCore {
             }
             // The restored layout keeps the live source: it is the live state
             // of the file as it is now, so it survives a restart.
-            let state = LiveState(profile: profile, revision: core.head.revision + 1, layout: snapshot.layout, source: core.head.source)
+            // For the next rebase it counts as the edits that turn the file's layout into it (PROFILE.md §5).
+            let edits = EditRebase.changes(from: core.head.fileLayout, to: snapshot.layout)
+            let state = LiveState(profile: profile, revision: core.head.revision + 1, layout: snapshot.layout,
+                                  source: core.head.source, edits: edits)
             core.head = state
             core.submit(Outcome(live: state, [
                 .ok(connection, id, withRevision: true), .broadcastLayout,

@@ -39,6 +39,9 @@ final class HostCore {
     var tokens: TokenStore
     var limiter = FailedAttemptLimiter()
     var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
+    /// The newest generation on disk that an outcome was waiting for, as its
+    /// effects run (a reload names the one before it for `restore`).
+    var lastWritten: DeckSnapshots.SnapshotInfo?
     /// Which devices the next batch waits for (HostCore+Gather.swift).
     var gather = BatchGather()
     var gatherTimer: LoopTimer?
@@ -115,7 +118,8 @@ final class HostCore {
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
-            case .perform(let outcome, _):
+            case .perform(let outcome, let receipt):
+                if let receipt { lastWritten = receipt }
                 perform(outcome)
             case .fail(let outcome, let error):
                 if !rolledBack {

@@ -14,19 +14,26 @@ struct LiveState: Sendable {
     /// The file the layout descends from (what snapshots record as `source`);
     /// nil for a layout no file produced.
     let source: SnapshotSource?
+    /// The client edits made since `source` was last loaded (PROFILE.md §5),
+    /// which a rebase replays when the file changes.
+    let edits: [DeckEdit]
 
-    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?) {
+    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?, edits: [DeckEdit] = []) {
         self.profile = profile
         self.revision = revision
         self.encoded = EncodedLayout(layout)
         self.source = source
+        self.edits = edits
     }
+
+    /// The layout the file gave before the recorded edits were made.
+    var fileLayout: DeckLayout { EditRebase.base(of: layout, undoing: edits) }
 
     var layout: DeckLayout { encoded.layout }
 
     /// This state as a new snapshot generation (its JSON is not encoded again).
     func snapshot(reason: String) -> SnapshotEntry {
-        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded)
+        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded, edits: edits)
     }
 }
 

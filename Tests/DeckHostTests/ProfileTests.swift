@@ -101,7 +101,7 @@ struct ProfileTests {
         try control.expectOK(.subscribe)
         try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Bu1ld"))
         host.signal(SIGHUP)
-        let event = try control.next(timeout: .seconds(5)) { if case .event(.reload(_, _?, [], _)) = $0 { true } else { false } }
+        let event = try control.next(timeout: .seconds(5)) { if case .event(.reload(_, _?, [], _, _)) = $0 { true } else { false } }
         #expect(event.type == "event")
         #expect(host.waitForLog("SIGHUP: reloading"))
     }

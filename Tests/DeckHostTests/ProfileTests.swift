@@ -24,7 +24,9 @@ struct ProfileTests {
         try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Compile"))
         let (revision, layout) = try device.nextLayout(timeout: .seconds(5))
         #expect(layout.button(page: 0, index: 2)?.name == "Compile")
-        #expect(layout.button(page: 0, index: 1) == terminal)  // the file wins over the edit
+        // The move touched slots the save did not: it is rebased onto the new file (PROFILE.md §5).
+        #expect(layout.button(page: 0, index: 8) == terminal)
+        #expect(layout.button(page: 0, index: 1) == nil)
         try host.write("default.yaml", "pages:\n  - buttons:\n      0: {nmae: Oops, action: {run: x}}\n")
         #expect(host.waitForLog("unknown key 'nmae'"))
         let control = try host.controlClient()

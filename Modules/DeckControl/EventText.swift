@@ -49,7 +49,7 @@ struct EventText {
                 if eventRevision != pending.revision { lines.append(pending.line) }
             }
             return lines + describe(event, raw: line.text, madeLayout: madeLayout)
-        case let .layout(profile, revision, layout):
+        case let .layout(profile, revision, layout, _):
             guard revision != self.revision else { return [] }
             let earlier = flush()
             unclaimedLayout = revision

@@ -21,6 +21,7 @@ extension HostCore {
         let folders = configuration.plugins.joined(separator: ", ")
         logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
         manager.layoutChanged(live.committed.layout)
+        refreshHoldSlots()
     }
 
     /// Hands a press of a plugin button to its plugin; how that went is the
@@ -59,6 +60,19 @@ extension HostCore {
         guard let plugins, !stopping else { return }
         plugins.reload(catalog)
         logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
+        refreshHoldSlots()
+    }
+
+    /// The plugins changed: a layout with the new `holdSlots` to everyone
+    /// when they differ (the same revision: they are not part of the layout).
+    func refreshHoldSlots() {
+        do {
+            if try live.relabel(holdSlots: plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
+                perform(.broadcastLayout)
+            }
+        } catch {
+            logger.error("could not encode the layout of revision \(live.committed.revision): \(error)")
+        }
     }
 
     /// The titles plugins show now, to a client that just joined (or subscribed).

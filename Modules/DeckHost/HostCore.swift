@@ -151,7 +151,7 @@ final class HostCore {
     private func perform(_ outcome: Outcome) {
         if let state = outcome.live {
             do {
-                try live.commit(state)
+                try live.commit(state, holdSlots: plugins?.catalog.holdSlots(in: state.layout) ?? [])
             } catch {
                 logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }

@@ -49,9 +49,17 @@ struct LiveLayout {
 
     /// `state` is durable: it becomes `committed`, and its lines are encoded.
     /// Throws when the lines cannot be encoded (the old lines stay).
-    mutating func commit(_ state: LiveState) throws(TransportError) {
+    mutating func commit(_ state: LiveState, holdSlots: [DeckSlot] = []) throws(TransportError) {
         committed = state
-        lines = try LayoutLines(state)
+        lines = try LayoutLines(state, holdSlots: holdSlots)
+    }
+
+    /// The committed revision's lines again with other `holdSlots` (the
+    /// plugins changed, the layout did not); false when they were the same.
+    mutating func relabel(holdSlots: [DeckSlot]) throws(TransportError) -> Bool {
+        guard holdSlots != lines.holdSlots else { return false }
+        lines = try LayoutLines(committed, holdSlots: holdSlots)
+        return true
     }
 
     /// A write failed: every change not on disk is forgotten.

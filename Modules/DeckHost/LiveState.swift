@@ -42,18 +42,23 @@ struct LiveState: Sendable {
 /// copies the revision's layout JSON instead of encoding the layout again.
 struct LayoutLines {
     let state: LiveState
+    /// The slots of press-and-hold plugin commands (PROTOCOL.md §5): not
+    /// part of the layout, so they can change without a new revision.
+    let holdSlots: [DeckSlot]
     /// `{"type":"layout",…}` for every client.
     let broadcast: OutboundLine
 
-    init(_ state: LiveState) throws(TransportError) {
+    init(_ state: LiveState, holdSlots: [DeckSlot] = []) throws(TransportError) {
         self.state = state
-        broadcast = try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout)
+        self.holdSlots = holdSlots
+        broadcast = try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout,
+                                                        holdSlots: holdSlots)
             .line(reusing: state.encoded))
     }
 
     /// The `welcome` line for a new client.
     func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool) -> [UInt8] {
         HostMessage.welcome(id: id, Welcome(protocolLevel: level, host: host, profile: state.profile, revision: state.revision,
-                                            locked: locked, layout: state.layout)).line(reusing: state.encoded)
+                                            locked: locked, layout: state.layout, holdSlots: holdSlots)).line(reusing: state.encoded)
     }
 }

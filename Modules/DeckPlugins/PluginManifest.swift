@@ -62,11 +62,16 @@ public struct PluginCommand: Hashable, Sendable {
     public var name: String
     /// A description for people; nil when not given.
     public var title: String?
+    /// `hold: true`: a press-and-hold command (push to talk). Devices send
+    /// its `down` and `up`, and a hold on it does not open settings
+    /// (PLUGINS.md §1, PROTOCOL.md §5 `holdSlots`).
+    public var hold: Bool
 
     /// Makes a command entry.
-    public init(name: String, title: String? = nil) {
+    public init(name: String, title: String? = nil, hold: Bool = false) {
         self.name = name
         self.title = title
+        self.hold = hold
     }
 }
 

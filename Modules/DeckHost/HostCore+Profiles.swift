@@ -47,6 +47,11 @@ extension HostCore {
     /// reported (`invalid` to whoever asked).
     func applyReload(_ scanned: ProfileCatalog, requester: Session?, id: RequestID?, explicit: Bool) {
         let changes = scanned.changes(since: catalog.fingerprints)
+        // A name two files now share is a problem of the folder, which may
+        // fall on a file that did not change: logged here, as at start.
+        for problem in ProfileCatalog.folderProblems(of: scanned) where !ProfileCatalog.folderProblems(of: catalog).contains(problem) {
+            logger.warning(problem.description)
+        }
         catalog = scanned
         let active = live.head.profile
         let connection = requester?.connection.id

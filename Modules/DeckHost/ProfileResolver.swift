@@ -212,3 +212,12 @@ struct StartupPlan: Sendable {
             + "(run `deckctl check \(folder)/*.yaml`) and none has a snapshot")
     }
 }
+
+extension ProfileCatalog {
+    /// The problems of the folder as a whole (a profile name two files
+    /// give), which no single file's own problems hold.
+    static func folderProblems(of catalog: ProfileCatalog) -> [FileProblem] {
+        let own = Set(catalog.files.flatMap(\.problems))
+        return catalog.problems.filter { !own.contains($0) }
+    }
+}

@@ -47,9 +47,18 @@ extension Deckctl {
     }
 
     @Sendable static func reload(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
-        let reply = try run.connect().request(.reload)
-        run.say("reloaded the profile files\(revision(of: reply))")
-        return .ok
+        let session = try run.connect()
+        let reply = try session.request(.reload)
+        run.say("reloaded the profile files and the plugins\(revision(of: reply))")
+        // CLI.md: every problem the reload found — other profiles' files and
+        // plugin manifests too, which do not make the host refuse — is printed
+        // as FILE:LINE:COLUMN, and then the exit status is 1.
+        guard case .status(_, let status)? = try session.request(.status).message else { return .ok }
+        guard !status.problems.isEmpty else { return .ok }
+        let count = status.problems.count
+        throw .refused(code: .invalid, message: "the reload found \(count) \(count == 1 ? "problem" : "problems"); "
+                           + "fix \(count == 1 ? "it" : "them") and run deckctl reload again",
+                       problems: status.problems)
     }
 
     @Sendable static func snapshots(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {

@@ -33,6 +33,11 @@ public struct PluginManifest: Hashable, Sendable {
     public var folder: String
     /// The manifest's path, as problems name it.
     public var file: String
+    /// What the plugin's program files were when the folders were read
+    /// (``FileStamp/program(of:)``): part of equality, so a reload restarts a
+    /// plugin whose program changed, not only one whose manifest says
+    /// something new (issue 17 §2).
+    public var stamp: [FileStamp] = []
 
     /// The argument vector the host starts: the resolved program, then
     /// `exec`'s other items unchanged.
@@ -125,3 +130,4 @@ extension PluginManifest {
 func join(_ folder: String, _ name: String) -> String {
     folder.hasSuffix("/") ? folder + name : folder + "/" + name
 }
+

@@ -199,7 +199,7 @@ extension PluginSupervisor {
             log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")
             budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
         }
-        failHeld("\(how) before it was ready")
+        failHeld("\(how) before it was ready", keepingRestartWaits: true)
         delegate?.pluginProcessEnded(self)
         perform(lifecycle.exited(how, now: .now))
     }

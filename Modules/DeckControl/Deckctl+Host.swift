@@ -16,6 +16,21 @@ extension Deckctl {
         return .ok
     }
 
+    /// `plugins`: from `status` (as `devices` is), every plugin and the manifests' problems.
+    @Sendable static func plugins(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let status = try hostStatus(run)
+        run.say(HostText.plugins(status))
+        return .ok
+    }
+
+    /// `restart PLUGIN`.
+    @Sendable static func restartPlugin(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let id = try required(run, C.pluginID)
+        _ = try run.connect().request(.restartPlugin(id: id))
+        run.say("restarting plugin '\(Label.clean(id))' (deckctl plugins shows when it runs again)")
+        return .ok
+    }
+
     @Sendable static func profiles(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let reply = try run.connect().request(.profiles)
         guard case let .profiles(_, active, profiles)? = reply.message else { throw unexpected(reply, "profiles") }

@@ -75,6 +75,19 @@ extension HostCore {
         }
     }
 
+    /// `restart PLUGIN`: stops it and starts it again (when the live layout
+    /// uses it); `notFound` for an id no installed plugin has.
+    func restartPlugin(_ plugin: String, id: RequestID?, from session: Session) {
+        guard let plugins, plugins.restart(plugin) else {
+            let known = plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
+            submit(Outcome(refusal(ProtocolError(.notFound, "no plugin '\(plugin)' is installed (installed: \(known))", id: id),
+                                   request: "restart", session: session)), from: session)
+            return
+        }
+        submit(Outcome([.ok(session.connection.id, id, withRevision: false),
+                        .log(.info, "restarted plugin '\(plugin)'\(byline(session))")]), from: session)
+    }
+
     /// The titles plugins show now, to a client that just joined (or subscribed).
     func sendTitles(to id: ConnectionID) {
         for (page, index, title) in plugins?.currentTitles ?? [] {

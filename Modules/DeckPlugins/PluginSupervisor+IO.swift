@@ -194,6 +194,7 @@ extension PluginSupervisor {
         if outputWatch != nil { readOutput() }
         if errorWatch != nil { readErrors() }
         if let pid = process?.pid { log(.debug, "plugin '\(id)' (pid \(pid)) \(how)") }
+        lastExit = "\(how)"
         tearDown()
         if budget.suppressed > 0 {
             log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")

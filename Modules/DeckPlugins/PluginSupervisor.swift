@@ -95,11 +95,19 @@ final class PluginSupervisor {
         self.process = nil
     }
 
-    /// How the plugin is doing, for `deckctl status`.
+    /// How the plugin is doing, for `deckctl status` and `deckctl plugins`.
     var status: PluginStatus {
         let (state, message) = lifecycle.status
-        return PluginStatus(id: id, state: state, message: message)
+        return PluginStatus(id: id, state: state, message: message, pid: process.map { Int($0.pid) },
+                            restarts: max(0, spawns - 1) + restartsBefore, lastExit: lastExit)
     }
+
+    /// Processes started; each after the first is a restart.
+    var spawns = 0
+    /// Restarts counted by the supervisor this one replaced (a reload or `deckctl restart`), plus one for that.
+    var restartsBefore = 0
+    /// How the last process ended.
+    var lastExit: String?
 
     // MARK: Inputs from the manager
 
@@ -222,6 +230,7 @@ final class PluginSupervisor {
                 perform(lifecycle.spawnFailed("the event loop is stopping", now: .now))
                 return
             }
+            spawns += 1
             log(.info, "plugin '\(id)' started (pid \(process.pid))")
             perform(lifecycle.spawned())
         } catch {

@@ -52,7 +52,7 @@ extension HostCore: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
-        heard(from: connection.id)
+        run(commits.left(connection.id, now: .now))
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
         let word: String

@@ -39,11 +39,15 @@ export function runJsTool(args, options) {
   return runProgram(process.execPath, [jsTool, ...args], options);
 }
 
-/** A fresh temporary folder, removed when the process ends. */
+let scratch = null;
+
+/** A fresh temporary folder, removed (with all the others) when the process ends. */
 export function temporaryFolder(prefix) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
-  process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
-  return folder;
+  if (scratch === null) {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'deck-web-tests-'));
+    process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+  }
+  return fs.mkdtempSync(path.join(scratch, `${prefix}-`));
 }
 
 /**

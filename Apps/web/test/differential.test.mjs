@@ -110,6 +110,34 @@ test('damaged trace files are refused in the same words', { timeout: 600_000 }, 
   compareTools('replay', files);
 });
 
+test('hand-picked awkward files are read or refused alike (byte-order marks, UTF-16, bad UTF-8, escapes, numbers, duplicate keys)', () => {
+  const tap = '"gesture":{"tap":{}},"events":[{"t":0,"down":[0,0]},{"t":0.1,"up":[0,0]}]';
+  const texts = [
+    `\ufeff{${tap},"expect":[]}`, `\ufeff\n{"a":x}`, `{"gesture":{"tap":{"count":2}},"gesture":{"tap":{"count":3}},"events":[],"expect":[]}`,
+    '[ x]', '{ "a" : tx }', '[tru]', '[nul]', 'tru', '"abc', '01', '-', '1.', '{"a":1,}', '[1, 2,]', '{"a":1} x', 'NaN', '//c', '',
+    '{"a": "x\\q"}', '{"a":"\\ud800"}', '{"a":"\\uDC00"}', '{"a":"\\u12G4"}', '{"a":"\\ud800\\u0041"}', '{"a":"x\u0001"}', '{"a":1e400}',
+    '{"a":.5}', '{"a":+1}', '{"a":0x10}', '{"a":1.5e3.2}', '{"a":1e}', '{"a":-}', `{"name":"\\u0000x\\u001f",${tap},"expect":[]}`,
+    `{${tap},"expect":[{"t":0}]}`, `{${tap},"expect":[{"t":"0","cb":"x"}]}`, '{"gesture":{"tap":{}},"events":[{"t":0,"down":[0,0],"up":[0,0]}]}',
+    '{"gesture":{"tap":{}},"events":[{"t":1E1,"tick":true},{"t":1e+1,"tick":true},{"t":-0,"tick":true}],"expect":[]}',
+    '{"gesture":{"tap":{}},"events":[{"t":0,"down":[123456789012345678901234567890,0]}],"expect":[]}',
+    '{"deck":{"size":[390,560],"columns":3,"pages":2,"filled":[[0,0],[0,0],[1.5,0]]},"events":[]}',
+    '{"deck":{"size":[1,1],"columns":3,"pages":2},"view":{},"events":[]}', '{"pager":{"axis":"vertical","size":[1,10],"count":2,"flip":{"translation":0.2,"predictedEnd":0.3}},"events":[]}',
+    '{"gesture":{"tap":{},"view":{"frame":[0,0,1,1]}},"view":{"frame":[0,0,1,2]},"events":[]}', `[${'['.repeat(600)}1${']'.repeat(600)}]`,
+  ];
+  const folder = temporaryFolder('awkward');
+  const files = texts.map((text, i) => {
+    const file = path.join(folder, `${String(i).padStart(3, '0')}.json`);
+    fs.writeFileSync(file, text);
+    return file;
+  });
+  const utf16 = path.join(folder, 'utf16.json');
+  fs.writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{${tap},"expect":[]}`, 'utf16le')]));
+  const badUtf8 = path.join(folder, 'bad-utf8.json');
+  fs.writeFileSync(badUtf8, Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]));
+  compareTools('check', [...files, utf16, badUtf8]);
+  compareTools('replay', [...files, utf16, badUtf8]);
+});
+
 /** The JS engine's answer to one deck-layout-replay case, in its words. */
 function jsLayoutCase(c) {
   let layout;

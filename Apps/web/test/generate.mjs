@@ -85,6 +85,8 @@ export function deckTrace(rng, name) {
   const deck = { size, columns, pages, page: rng.int(0, pages - 1), filled, arrange: rng.chance(0.3), protocol: rng.pick([7, 7, 7, 6, 8]) };
   if (slotsPerPage !== 12) deck.slotsPerPage = slotsPerPage;
   if (rng.chance(0.1)) deck.spacing = rng.pick([0, 8, 14, 20]);
+  // What the renderer draws is compared too, after every event.
+  if (rng.chance(0.4)) deck.scene = true;
   const events = touchEvents(rng, {
     count: rng.int(2, 24), width: size[0], height: size[1],
     extra: ['done', 'lock', 'disconnect', 'background', 'released', 'released'], extraChance: 0.06,

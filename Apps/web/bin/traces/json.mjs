@@ -90,6 +90,9 @@ class Reader {
     for (let offset = 0; this.peek(offset) !== undefined; offset += 1) {
       if (!isSpace(this.peek(offset))) throw this.invalid(this.i + offset);
     }
+    // Foundation turns numbers into values after the whole text is read: a
+    // broken structure later in the text is the refusal, not the number.
+    if (this.unrepresentable !== undefined) throw new Syntax(`Number ${this.unrepresentable} is not representable in Swift.`);
     return value;
   }
 
@@ -250,7 +253,7 @@ class Reader {
     this.i += n;
     const text = String.fromCharCode(...this.bytes.subarray(start, this.i));
     const value = Number(text);
-    if (!Number.isFinite(value)) throw new Syntax(`Number ${text} is not representable in Swift.`);
+    if (!Number.isFinite(value)) this.unrepresentable ??= text;
     return value;
   }
 }

@@ -287,7 +287,7 @@ function readDeck(value) {
   const arranging = deck.bool('arrange', false);
   const protocolLevel = deck.int('protocol', ArrangeSession.movingProtocolLevel, 0, 1_000_000);
   const printsScene = deck.bool('scene', false);
-  const slotValues = deck.get('filled') ?? [];
+  const slotValues = deck.get('filled') === undefined ? [] : deck.get('filled');
   if (!Array.isArray(slotValues)) throw fail('deck.filled must be an array of [page, index] pairs');
   const filled = new Map();
   slotValues.forEach((slotValue, number) => {

@@ -144,6 +144,15 @@ test('hand-picked awkward files are read or refused alike (byte-order marks, UTF
   compareTools('replay', [...files, utf16, badUtf8]);
 });
 
+test('usage, help and usage mistakes are worded alike (the help text is written twice, once per tool, on purpose)', () => {
+  const swift = swiftTool('deck-gestures');
+  for (const args of [[], ['--help'], ['help'], ['-h'], ['check'], ['replay'], ['check', '--help'], ['replay', 'x', '-h'], ['frobnicate'], ['check', '--verbose', 'x'], ['replay', '-'], ['check', 'no/such/file.json']]) {
+    const a = runProgram(swift, args);
+    const b = runTool(args);
+    assert.deepEqual({ stdout: b.output, stderr: b.errors, status: b.status }, a, `deck-gestures ${args.join(' ')}`);
+  }
+});
+
 /** The JS engine's answer to one deck-layout-replay case, in its words. */
 function jsLayoutCase(c) {
   let layout;

@@ -22,7 +22,7 @@ struct RoundTripTests {
         .snapshots(profile: nil), .snapshots(profile: "default"),
         .restore(generation: 41),
         .export(profile: nil), .export(profile: "default"),
-        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe,
+        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .restartPlugin(id: "counter"),
     ]
 
     @Test func everyRequestKindIsCovered() {
@@ -83,6 +83,10 @@ struct RoundTripTests {
             .welcome(id: nil, Welcome(protocolLevel: 3, host: Sample.host, profile: "p", revision: 0,
                                       locked: true, layout: .empty(slotsPerPage: 1))),
             .layout(profile: "default", revision: 14, layout: Sample.layout(slots: 6)),
+            .layout(profile: "default", revision: 15, layout: Sample.layout(slots: 6),
+                    holdSlots: [DeckSlot(page: 0, index: 2), DeckSlot(page: 1, index: 0)]),
+            .welcome(id: 2, Welcome(protocolLevel: 7, host: Sample.host, profile: "default", revision: 15,
+                                    locked: false, layout: Sample.layout(slots: 6), holdSlots: [DeckSlot(page: 0, index: 2)])),
             .lock(locked: true), .lock(locked: false),
             .ok(id: 3, revision: 14), .ok(id: "x", revision: nil), .ok(id: nil, revision: nil),
             .error(id: 3, code: .stale, message: "slot 0/1 no longer holds 'Files'"),
@@ -138,7 +142,7 @@ struct RoundTripTests {
 
             let modelLine = #"{"type":"layout","profile":"p","revision":1,"layout":"#
                 + String(decoding: try JSONEncoder().encode(layout), as: UTF8.self) + "}"
-            guard case .layout(_, _, let decoded) = try HostMessage.decode(bytes(modelLine)) else {
+            guard case .layout(_, _, let decoded, _) = try HostMessage.decode(bytes(modelLine)) else {
                 Issue.record("not a layout message")
                 continue
             }

@@ -107,6 +107,7 @@ extension ClientMessage {
         case .pair: return .pair(name: try fields.name("name"))
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
+        case .restart: return .restartPlugin(id: try fields.name("plugin"))
         }
     }
 
@@ -160,6 +161,8 @@ extension ClientMessage {
             writer.field("profile", profile)
         case .restore(let generation):
             writer.field("generation", generation)
+        case .restartPlugin(let id):
+            writer.field("plugin", id)
         }
         writer.endObject()
         return writer.line()

@@ -57,6 +57,8 @@ public enum ClientRequest: Hashable, Sendable {
     case unpair(name: String)
     /// From now on, this control client also gets broadcasts and events.
     case subscribe
+    /// Restarts the plugin with this id now (`deckctl restart PLUGIN`).
+    case restartPlugin(id: String)
 
     /// The wire `type` of this request.
     public var kind: RequestKind {
@@ -79,6 +81,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .pair: .pair
         case .unpair: .unpair
         case .subscribe: .subscribe
+        case .restartPlugin: .restart
         }
     }
 }

@@ -3,6 +3,7 @@ import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
+import DeckWeb
 import Glibc
 
 /// The deck host daemon: serves the live layout to devices over TCP and to
@@ -168,6 +169,17 @@ public enum Host {
                 host.listeners.append(tcp)
                 places.append("\(tcp.address) (devices)")
             }
+            if let socket = sockets.web {
+                let server = WebServer(configuration: WebConfiguration(
+                    root: configuration.webRoot, extraOrigins: configuration.webOrigins,
+                    maxMessageBytes: configuration.maxMessage), host: host, loop: loop)
+                var webLimits = limits
+                webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
+                let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
+                host.listeners.append(web)
+                host.webAddress = web.address
+                places.append("http://\(web.address)/ (web)")
+            }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.listeners.append(control)
             places.append("\(configuration.control) (control socket)")
@@ -202,6 +214,8 @@ private struct HostSockets {
     let control: BoundSocket
     /// The devices' TCP port; nil with `--no-tcp`.
     let tcp: BoundSocket?
+    /// The web listener; nil with `--no-web`.
+    let web: BoundSocket?
 
     /// Binds the control socket first: when a live deckd holds it, "another
     /// host is listening" says more than the port that is in use as well.
@@ -209,6 +223,7 @@ private struct HostSockets {
         do {
             control = try BoundSocket(.unix(path: configuration.control))
             tcp = try configuration.listen.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
+            web = try configuration.web.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
         } catch {
             throw .runtime(error.description)
         }

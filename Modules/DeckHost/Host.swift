@@ -128,7 +128,7 @@ public enum Host {
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
                 host.searchPath = searchPath
-                try start(host, loop: loop, sockets: sockets)
+                try start(host, loop: loop, sockets: sockets, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -147,7 +147,8 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets) throws(HostError) {
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets,
+                              environment: [String: String]) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
@@ -172,7 +173,8 @@ public enum Host {
             if let socket = sockets.web {
                 let server = WebServer(configuration: WebConfiguration(
                     root: configuration.webRoot, extraOrigins: configuration.webOrigins,
-                    maxMessageBytes: configuration.maxMessage), host: host, loop: loop)
+                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment)),
+                    host: host, loop: loop)
                 var webLimits = limits
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
                 let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)

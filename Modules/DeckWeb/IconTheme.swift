@@ -18,7 +18,7 @@ public struct IconSearch: Sendable, Equatable {
     /// `/usr/local/share:/usr/share`); the theme from `DECK_ICON_THEME`, else
     /// GTK's settings.ini (`gtk-icon-theme-name`, which GNOME's gsettings key
     /// mirrors), else KDE's kdeglobals `[Icons] Theme`, when `XDG_CURRENT_DESKTOP` names a desktop.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessEnvironment.current) -> IconSearch {
+    public static func fromEnvironment(_ environment: [String: String]) -> IconSearch {
         let home = environment["HOME"] ?? ""
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
         let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
@@ -35,23 +35,6 @@ public struct IconSearch: Sendable, Equatable {
                 ?? IniFile(path: config + "/kdeglobals")?.value("Theme", in: "Icons")
         }
         return IconSearch(baseFolders: bases, theme: theme)
-    }
-}
-
-/// The environment of this process, as a dictionary.
-public enum ProcessEnvironment {
-    /// Read once per call from `environ`.
-    public static var current: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
     }
 }
 

@@ -14,7 +14,7 @@ public struct WebConfiguration: Sendable {
 
     /// Makes one.
     public init(root: String?, extraOrigins: [String] = [], secure: Bool = false, maxMessageBytes: Int = 1 << 20,
-                icons: IconSearch = .fromEnvironment()) {
+                icons: IconSearch = IconSearch(baseFolders: [], theme: nil)) {
         self.root = root
         self.extraOrigins = extraOrigins
         self.secure = secure

@@ -20,15 +20,19 @@ extension HostCore: ConnectionHandler {
         let address = connection.peer.host
         let blocked = session.rules.needsToken && limiter.isBlocked(address, now: now)
         let tokens = self.tokens
-        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked) {
-            tokens.name(forToken: $0)
-        }
+        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked,
+                                               pairedName: { tokens.name(forToken: $0) },
+                                               redeem: { [self] in pairing.redeem($0, now: now) })
         switch action {
-        case let .establish(id, access, device, pairedName):
+        case let .establish(id, access, device, pairedName, byCode):
             connection.markEstablished()
             let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
-            session.info = ClientInfo(name: device.name, kind: device.kind, address: address, protocolLevel: access.level)
+            // WEB.md §3: a paired device is known by the name it was paired as, whatever its hello claims.
+            session.info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
+                                      protocolLevel: access.level)
             session.pairedName = pairedName
+            if byCode, let pairedName { session.issuedToken = tokens.devices.first { $0.name == pairedName }?.token }
+            if let pairedName { seen[pairedName] = UTCTime.now() }
             let connectionID = connection.id
             submit(Outcome([.run { core in core.welcome(connectionID, id: id, level: access.level) }]))
         case let .refuseAndClose(error, failedToken):
@@ -59,6 +63,7 @@ extension HostCore: ConnectionHandler {
         heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         liftHolds(of: connection.id)
+        if let name = session.pairedName { seen[name] = UTCTime.now() }
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
@@ -82,7 +87,7 @@ extension HostCore: ConnectionHandler {
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let info = session.info else { return }
-        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
+        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked, token: session.issuedToken)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !session.isControl {
             session.receivesBroadcasts = true

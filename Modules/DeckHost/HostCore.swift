@@ -38,6 +38,10 @@ final class HostCore {
     var catalog: ProfileCatalog
     var tokens: TokenStore
     var limiter = FailedAttemptLimiter()
+    /// One-time pairing codes (WEB.md §3).
+    var pairing: PairingCodes
+    /// When each paired device last joined or left, since the host started (`devices`).
+    var seen: [String: Int] = [:]
     var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
     /// Which devices the next batch waits for (HostCore+Gather.swift).
     var gather = BatchGather()
@@ -88,6 +92,7 @@ final class HostCore {
         self.lines = try LayoutLines(state)
         self.catalog = catalog
         self.tokens = tokens
+        self.pairing = PairingCodes(lifetime: configuration.pairingLifetime)
         self.startNotices = Self.bounded(notices)
     }
 

@@ -18,7 +18,8 @@ extension HostCore: ConnectionHandler {
         guard let session = sessions[connection.id], !stopping else { return }
         let now = ContinuousClock.now
         let address = connection.peer.host
-        let blocked = session.rules.needsToken && limiter.isBlocked(address, now: now)
+        // Also for peers that need no token: a pairing code is checked wherever it is sent.
+        let blocked = !session.rules.isControlSocket && limiter.isBlocked(address, now: now)
         let tokens = self.tokens
         let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked,
                                                pairedName: { tokens.name(forToken: $0) },

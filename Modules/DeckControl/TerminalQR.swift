@@ -38,9 +38,9 @@ enum TerminalQR {
         for top in stride(from: span.lowerBound, to: span.upperBound, by: 2) {
             var line = ""
             for column in span {
+                // Outside the code is light: an odd number of rows ends on a quiet half row.
                 let upperLight = !matrix[top, column]
-                // An odd total leaves the last row's lower half as quiet zone.
-                let lowerLight = top + 1 < span.upperBound ? !matrix[top + 1, column] : false
+                let lowerLight = !matrix[top + 1, column]
                 switch (upperLight, lowerLight) {
                 case (true, true): line += "█"
                 case (true, false): line += "▀"

@@ -3,7 +3,8 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
+                zbar-tools curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -51,6 +52,9 @@ setup:
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
 	@command -v node >/dev/null 2>&1 || { echo "make setup: installing nodejs (the web engine and its tests in Apps/web run on it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs >/dev/null; }
+	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
+	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
+		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
 
 ## build: debug build of every module and app
 build: setup
@@ -66,6 +70,8 @@ test: setup
 	# The web engine: unit tests, every trace file, and the differential test against
 	# the Swift engine built above (.build/debug/deck-gestures, deck-layout-replay).
 	node --test Apps/web/test/*.test.mjs
+	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -73,10 +79,10 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://127.0.0.1:7532/ in a browser (the web deck); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web 127.0.0.1:7532 --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
@@ -85,6 +91,9 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+
+# Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
+WEB_DIR             ?= $(PREFIX)/share/deckd/web
 
 ## install: release build, then deckd, deckctl, deckctl's bash completion and the deckd.service user unit under PREFIX (default ~/.local)
 install: setup
@@ -107,6 +116,10 @@ install-files:
 	install -m 755 plugins/counter/counter "$(DESTDIR)$(PLUGIN_DIR)/counter/counter"
 	install -m 644 plugins/hold/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/hold/plugin.yaml"
 	install -m 755 plugins/hold/hold.py "$(DESTDIR)$(PLUGIN_DIR)/hold/hold.py"
+	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
+	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
+	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
+		chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
 	"$(BUILT)/deckctl" completion bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp"
 	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl"
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"
@@ -135,6 +148,7 @@ uninstall:
 	fi
 	rm -f $(INSTALLED_FILES)
 	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
+	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 clean:

@@ -27,7 +27,7 @@ struct InstallTests {
         return found.sorted()
     }
 
-    @Test func installsTheFourFilesAndUninstallRemovesExactlyThem() throws {
+    @Test func installsTheFourFilesAndTheWebAppAndUninstallRemovesExactlyThem() throws {
         let prefix = try TemporaryDirectory(prefix: "prefix")
         let unrelated = prefix.appending("bin/keep-me").path
         try FileManager.default.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
@@ -38,14 +38,17 @@ struct InstallTests {
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("systemctl --user enable --now deckd"))
         #expect(install.out.contains("the example plugins in \(prefix.path)/share/deckd/plugins"))
-        #expect(Self.files(under: prefix.path) == ["bin/deckctl", "bin/deckd", "bin/keep-me",
-                                                   "share/bash-completion/completions/deckctl",
-                                                   "share/deckd/plugins/counter/counter",
-                                                   "share/deckd/plugins/counter/deck-plugin-counter",
-                                                   "share/deckd/plugins/counter/plugin.yaml",
-                                                   "share/deckd/plugins/hold/hold.py",
-                                                   "share/deckd/plugins/hold/plugin.yaml",
-                                                   "share/systemd/user/deckd.service"])
+        // The web app (Apps/web but its tests) goes to PREFIX/share/deckd/web, where deckd looks.
+        let web = Self.files(under: Self.repository + "/Apps/web").filter { !$0.hasPrefix("test/") }
+            .map { "share/deckd/web/" + $0 }
+        #expect(Self.files(under: prefix.path) == (["bin/deckctl", "bin/deckd", "bin/keep-me",
+                                                    "share/bash-completion/completions/deckctl",
+                                                    "share/deckd/plugins/counter/counter",
+                                                    "share/deckd/plugins/counter/deck-plugin-counter",
+                                                    "share/deckd/plugins/counter/plugin.yaml",
+                                                    "share/deckd/plugins/hold/hold.py",
+                                                    "share/deckd/plugins/hold/plugin.yaml",
+                                                    "share/systemd/user/deckd.service"] + web).sorted())
         for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/\(binary)"))
             // Stripped: no symbol table left (issue 17: a static deckctl was 76 MB).

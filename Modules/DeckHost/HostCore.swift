@@ -242,7 +242,7 @@ final class HostCore {
     /// `'Files' by Kim's iPhone` style suffix.
     func byline(_ session: Session?) -> String {
         guard let session else { return "" }
-        return " by " + (session.info?.name ?? session.connection.peer.description)
+        return " by " + LogField.cut(session.info?.name ?? session.connection.peer.description)
     }
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.

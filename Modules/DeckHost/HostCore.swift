@@ -79,7 +79,7 @@ final class HostCore {
         self.disk = disk
         self.runner = runner
         self.hostInfo = HostInfo(version: Host.version)
-        self.folder = ProfileFolder(path: configuration.layouts)
+        self.folder = ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes)
         self.tokensPath = configuration.state + "/tokens.json"
         self.committed = state
         self.head = state

@@ -153,13 +153,15 @@ final class HostCore {
             send(message, to: id)
         case let .ok(id, requestID, withRevision):
             send(.ok(id: requestID, revision: withRevision ? live.committed.revision : nil), to: id)
+        // Layouts with sendLatest: one not yet written to a client is replaced
+        // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            sessions[id]?.connection.send(live.lines.broadcast)
+            sessions[id]?.connection.sendLatest(live.lines.broadcast)
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.send(live.lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(live.lines.broadcast) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.send(live.lines.broadcast)
+                session.connection.sendLatest(live.lines.broadcast)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))

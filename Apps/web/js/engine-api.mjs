@@ -25,11 +25,11 @@ export function makeSession({ grid, layout, page, arranging, protocolLevel, hint
 }
 
 /** A touch for `session.handle`. */
-export const touchEvent = (phase, location, time) => ({ touch: { phase, location, time } });
+export const touchEvent = (phase, location, time) => ({ kind: 'touch', touch: { phase, x: location.x, y: location.y, time } });
 /** The clock reaching `time`. */
-export const tickEvent = (time) => ({ tick: time });
-/** An app event: done, hostLocked, disconnected, background. */
-export const appEvent = (name, time) => ({ app: name, time });
+export const tickEvent = (time) => ({ kind: 'tick', time });
+/** An app event: done, hostLocked, disconnected, background, released (arms the 0.05 s guard). */
+export const appEvent = (name, time) => ({ kind: 'app', event: name, time });
 
 /**
  * An output as the controller reads it.

@@ -98,7 +98,7 @@ class Handler(socketserver.StreamRequestHandler):
                 try:
                     self.wfile.write(frame(opcode, payload))
                     self.wfile.flush()
-                except OSError:
+                except (OSError, ValueError):  # the browser's side already closed
                     pass
 
         def host_to_browser():

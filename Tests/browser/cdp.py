@@ -55,6 +55,7 @@ class Browser:
         self.waiting = {}
         self.events = {}
         self.lock = threading.Lock()
+        self.front = None
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -97,7 +98,8 @@ class Browser:
         return reply.get("result", {})
 
     def new_page(self, width=390, height=844, scale=3, mobile=True):
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # Each device in its own window: a background tab of one window would get no frames and no input.
+        target = self.call("Target.createTarget", {"url": "about:blank", "newWindow": True})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, target, session)
         page.size(width, height, scale, mobile)
@@ -163,6 +165,9 @@ class Page:
 
     def touch(self, kind, x=None, y=None):
         """touchStart / touchMove / touchEnd / touchCancel at a page point (CSS pixels)."""
+        if self.browser.front is not self:
+            self.call("Page.bringToFront")
+            self.browser.front = self
         points = [] if kind in ("touchEnd", "touchCancel") else [{"x": x, "y": y, "id": 1}]
         self.call("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 

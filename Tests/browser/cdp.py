@@ -132,7 +132,7 @@ class Page:
         return self.browser.call(method, params, self.session, timeout)
 
     def size(self, width, height, scale=3, mobile=True):
-        self.width, self.height = width, height
+        self.width, self.height, self.scale = width, height, scale
         self.call("Emulation.setDeviceMetricsOverride",
                   {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile,
                    "screenWidth": width, "screenHeight": height})
@@ -172,7 +172,25 @@ class Page:
         self.call("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
     def screenshot(self, path):
-        data = self.call("Page.captureScreenshot", {"format": "png"})["data"]
+        """One frame as the screen shows it, in CSS pixels. Through a screencast
+        rather than Page.captureScreenshot, which during an emulated touch makes
+        Chromium send the page a stray touch move at another place."""
+        while not self.events.empty():
+            self.events.get_nowait()
+        self.call("Page.startScreencast", {"format": "png", "everyNthFrame": 1})
+        deadline = time.monotonic() + 20
+        data = None
+        while time.monotonic() < deadline and data is None:
+            try:
+                event = self.events.get(timeout=1)
+            except queue.Empty:
+                continue
+            if event.get("method") == "Page.screencastFrame":
+                self.call("Page.screencastFrameAck", {"sessionId": event["params"]["sessionId"]})
+                data = event["params"]["data"]
+        self.call("Page.stopScreencast")
+        if data is None:
+            raise CDPError("no screencast frame in 20 s")
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
 

@@ -9,7 +9,9 @@ import { slotKey } from './layout-store.mjs';
 /** A click this soon after a touch ended is that touch's own click, already handled (ms). */
 const TOUCH_CLICK_WINDOW = 800;
 /** Tiles are at most this much taller (or wider) than wide (or tall): square-ish buttons, as on the iOS deck. */
-const MAX_CELL_ASPECT = 1.15;
+const MAX_CELL_ASPECT = 1.2;
+/** Room under the grid for the page dots (px). */
+const DOTS_ROOM = 42;
 /** The vibration when a hold is reached, where the browser can (ms). */
 const HOLD_VIBRATION = 12;
 
@@ -67,7 +69,7 @@ export class Controller {
     if (!layout) return;
     const box = this.stage.getBoundingClientRect();
     let width = Math.floor(box.width);
-    let height = Math.floor(box.height);
+    let height = Math.floor(box.height) - DOTS_ROOM;
     if (width < 40 || height < 40) return;
     const columns = height > width ? 3 : 4;
     const rows = Math.ceil(layout.slotsPerPage / columns);
@@ -235,7 +237,7 @@ export class Controller {
       case 'hold':
         if (this.touch?.holdSlot) break;
         navigator.vibrate?.(HOLD_VIBRATION);
-        this.announce(this.renderer.t(action.hint?.canMove ? 'hintMove' : 'hintSettings'));
+        this.announce(this.renderer.t(action.hint?.canMove ? 'hintMove' : 'hintSettings'), { visible: false });
         break;
       case 'lift':
         // While the host is locked a hold lifts nothing: interrupt at once, before anything is drawn.
@@ -249,7 +251,10 @@ export class Controller {
         break;
       case 'settings': if (!this.touch?.holdSlot) this.openSettings(action.slot); break;
       case 'run': if (!this.touch?.holdSlot) this.press(action.slot, 'tap'); break;
-      case 'page': this.page = action.page; this.announce(this.renderer.t('pageOf', { page: action.page + 1, pages: this.store.pageCount })); break;
+      case 'page':
+        this.page = action.page;
+        this.announce(this.renderer.t('pageOf', { page: action.page + 1, pages: this.store.pageCount }), { visible: false });
+        break;
       case 'arrange': this.renderer.root.dataset.arranging = String(action.on); this.renderer.fill(this.store); break;
       default: break;
     }

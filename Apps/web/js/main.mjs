@@ -24,13 +24,15 @@ const done = root.querySelector('[data-role="done"]');
 done.textContent = t('done');
 lockBanner.textContent = t('locked');
 
-/** Says a hint or a refusal to a screen reader (and shows it briefly). */
-function announce(text) {
-  announcer.textContent = '';
+/**
+ * Says a hint or a refusal to a screen reader; refusals also show for a
+ * while (the hint already shows as its bubble).
+ */
+function announce(text, { visible = true } = {}) {
   announcer.textContent = text;
+  announcer.classList.toggle('shown', visible && Boolean(text));
   clearTimeout(announce.timer);
-  announcer.hidden = !text;
-  announce.timer = setTimeout(() => { announcer.hidden = true; }, 4000);
+  announce.timer = setTimeout(() => announcer.classList.remove('shown'), 4000);
 }
 
 const refusal = (reply) => refusalWords(reply, t);
@@ -52,7 +54,7 @@ let controller = null;
 
 function setStatus(state) {
   root.dataset.connection = state;
-  status.textContent = state === 'connected' ? '' : t(state === 'unpaired' ? 'notPaired' : state);
+  status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
 }
 
 const connection = new Connection({
@@ -78,6 +80,7 @@ const connection = new Connection({
       case 'layout':
         store.receiveHost(message);
         root.dataset.revision = String(store.revision);
+        if (connection.online) status.textContent = store.profile;
         controller.layoutChanged();
         break;
       case 'lock':

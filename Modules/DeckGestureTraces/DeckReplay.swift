@@ -78,6 +78,7 @@ struct DeckReplay {
             case .lock: .app(.hostLocked, at: event.time)
             case .disconnect: .app(.disconnected, at: event.time)
             case .background: .app(.background, at: event.time)
+            case .released: .app(.released, at: event.time)
             case .down, .move, .up, .cancel: .touch(TouchEvent(time: event.time, phase: Self.phase(event.kind), location: event.location))
             }
             lines += session.handle(input).map(Self.line)

@@ -54,7 +54,9 @@ export class Controller {
     grid.addEventListener('pointermove', (e) => this.pointerMove(e));
     grid.addEventListener('pointerup', (e) => this.pointerEnd(e, 'up'));
     grid.addEventListener('pointercancel', (e) => this.pointerEnd(e, 'cancel'));
-    grid.addEventListener('lostpointercapture', (e) => this.pointerEnd(e, 'cancel'));
+    // A release that never reaches the grid: the engine's 0.05 s guard ends the touch unless the real one comes.
+    grid.addEventListener('lostpointercapture', (e) => this.released(e));
+    document.addEventListener('pointerup', (e) => this.released(e), true);
     grid.addEventListener('click', (e) => this.click(e));
     grid.addEventListener('keydown', (e) => this.key(e));
     new ResizeObserver(() => this.fit()).observe(this.stage);
@@ -143,12 +145,19 @@ export class Controller {
   pointerDown(event) {
     if (!this.session || this.sheet.isOpen) return;
     event.preventDefault();
+    if (this.pointerId !== null && this.releaseArmed) {
+      // The last touch's release never came; the engine's guard has ended (or ends) it.
+      this.releaseHold();
+      this.pointerId = null;
+      this.touch = null;
+    }
     if (this.pointerId !== null) {
       // A second finger: every live gesture fails (GESTURES.md §1).
       this.feed(touchEvent('cancel', this.point(event), event.timeStamp / 1000));
       return;
     }
     this.pointerId = event.pointerId;
+    this.releaseArmed = false;
     this.grid.setPointerCapture?.(event.pointerId);
     const start = this.point(event);
     const index = this.gridModel.slotAt(start);
@@ -173,6 +182,7 @@ export class Controller {
   pointerEnd(event, phase) {
     if (event.pointerId !== this.pointerId) return;
     this.pointerId = null;
+    this.releaseArmed = false;
     const time = event.timeStamp / 1000;
     this.feed(touchEvent(phase, this.point(event), time));
     // Seed 004: a held plugin button whose touch ends or is taken away sends its `up` at once.
@@ -180,6 +190,12 @@ export class Controller {
     this.lastTouchEnd = performance.now();
     this.lastTouch = this.touch;
     this.touch = null;
+  }
+
+  released(event) {
+    if (event.pointerId !== this.pointerId) return;
+    this.releaseArmed = true;
+    this.feed(appEvent('released', event.timeStamp / 1000), false);
   }
 
   releaseHold() {

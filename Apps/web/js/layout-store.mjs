@@ -10,11 +10,12 @@ export const slotKey = (page, index) => `${page}/${index}`;
 
 export class LayoutStore {
   /**
-   * @param {{new (layout: Layout): {layout: Layout, receive: Function, drop: Function}} | ((layout: Layout) => any)} makeCopy
-   *   the engine's DeviceLayout factory
+   * @param {(json: Layout) => {layout: Layout, receive: Function, drop: Function}} makeCopy the engine's DeviceLayout of a host layout
+   * @param {(json: Layout) => Layout} readLayout the engine's reading of a host layout
    */
-  constructor(makeCopy) {
+  constructor(makeCopy, readLayout) {
     this.makeCopy = makeCopy;
+    this.readLayout = readLayout;
     /** @type {any} */ this.copy = null;
     this.profile = '';
     this.revision = -1;
@@ -38,11 +39,18 @@ export class LayoutStore {
     return this.layout?.pages[page]?.buttons[index] ?? null;
   }
 
-  /** Takes a `welcome` or `layout` message from the host: it replaces the copy, whatever it says. */
+  /**
+   * Takes a `welcome` or `layout` message from the host: it replaces the
+   * copy, whatever it says. A layout the engine cannot read is ignored.
+   * @returns {boolean} whether it was taken
+   */
   receiveHost(message) {
-    if (!message.layout || !Array.isArray(message.layout.pages)) return;
-    if (this.copy) this.copy.receive(message.layout);
-    else this.copy = this.makeCopy(message.layout);
+    try {
+      if (this.copy) this.copy.receive(this.readLayout(message.layout));
+      else this.copy = this.makeCopy(message.layout);
+    } catch {
+      return false;
+    }
     if (typeof message.profile === 'string') this.profile = message.profile;
     if (Number.isInteger(message.revision)) this.revision = message.revision;
     if (typeof message.locked === 'boolean') this.locked = message.locked;
@@ -50,6 +58,7 @@ export class LayoutStore {
     this.holdSlots = new Set((Array.isArray(message.holdSlots) ? message.holdSlots : [])
       .filter((pair) => Array.isArray(pair) && pair.length === 2)
       .map(([page, index]) => slotKey(page, index)));
+    return true;
   }
 
   /** Whether a slot's button takes `down`/`up` presses (push to talk). */

@@ -3,7 +3,7 @@
 
 import { Connection, pairingCode } from './connection.mjs';
 import { Controller } from './controller.mjs';
-import { DeviceLayout } from './engine-api.mjs';
+import { makeCopy, readLayout } from './engine-api.mjs';
 import { pickLanguage, translator } from './i18n.mjs';
 import { LayoutStore } from './layout-store.mjs';
 import { refusalWords } from './refusals.mjs';
@@ -36,7 +36,7 @@ function announce(text, { visible = true } = {}) {
 }
 
 const refusal = (reply) => refusalWords(reply, t);
-const store = new LayoutStore((layout) => new DeviceLayout(layout));
+const store = new LayoutStore(makeCopy, readLayout);
 const renderer = new Renderer({ root, grid, t });
 const wakeLock = new WakeLock();
 

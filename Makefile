@@ -4,6 +4,9 @@
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
+# The web deck's browser tests: a real headless Chromium, and fonts so Korean
+# names and emoji render in it (and in the screenshots); node runs the app's pure modules.
+APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -26,7 +29,7 @@ BUILT               ?=
 INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service
 
-.PHONY: all setup build test run bench clean install install-files uninstall
+.PHONY: all setup build test run bench clean install install-files uninstall screenshots
 
 all: build
 
@@ -39,6 +42,7 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
+	@python3 -c 'import pytest, websocket' 2>/dev/null || { echo "make setup: installing pytest and websocket-client (the browser tests drive Chromium over CDP)"; python3 -m pip install -q pytest websocket-client; }
 
 ## build: debug build of every module and app
 build: setup
@@ -51,6 +55,15 @@ test: setup
 	# The example device app: a separate package using only the device modules, built and run.
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
+	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
+	node --test Tests/web/
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
+
+## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
+screenshots: setup
+	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" DECK_SCREENSHOTS=docs python3 -m pytest -q -p no:cacheprovider Tests/browser/test_screenshots.py
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup

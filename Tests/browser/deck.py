@@ -31,8 +31,20 @@ class Deck:
         return self.page.js("""(() => { const b = document.querySelector('[data-deck-grid]').getBoundingClientRect();
             return {x: b.left, y: b.top, width: b.width, height: b.height}; })()""")
 
+    def cell(self, index, slots=12):
+        """The centre of a slot's cell on the visible page, from the grid's box alone (WEB.md §6:
+        3 columns when taller than wide, else 4; 14 points apart) — where the deck takes a touch for it."""
+        g = self.grid()
+        columns = 3 if g["height"] > g["width"] else 4
+        rows = -(-slots // columns)
+        width = (g["width"] - 14 * (columns - 1)) / columns
+        height = (g["height"] - 14 * (rows - 1)) / rows
+        column, row = index % columns, index // columns
+        return {"x": g["x"] + column * (width + 14) + width / 2, "y": g["y"] + row * (height + 14) + height / 2,
+                "width": width, "height": height}
+
     def names(self, page):
-        return self.page.js(f"""[...document.querySelectorAll('[data-slot^="{page}/"]')]
+        return self.page.js(f"""[...document.querySelectorAll('[data-slot^="{page}/"]:not([data-role])')]
             .sort((a, b) => Number(a.dataset.slot.split('/')[1]) - Number(b.dataset.slot.split('/')[1]))
             .map(t => t.dataset.name)""")
 
@@ -50,6 +62,10 @@ class Deck:
             (function f() {{ const x = document.querySelector('[data-slot="{slot}"]').getBoundingClientRect().left;
               still = x === last ? still + 1 : 0; last = x;
               if (still >= 3) resolve(true); else requestAnimationFrame(f); }})(); }})""", what=f"{slot} to stand still")
+
+    def quiet(self):
+        """Waits until no dropped tile is still gliding to its slot (a touch aimed at its box would miss the cell)."""
+        self.page.wait("!document.getAnimations().some(a => a.transitionProperty === 'translate')", what="glides to end")
 
     # --- touches ---------------------------------------------------------
 

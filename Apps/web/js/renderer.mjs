@@ -42,11 +42,25 @@ export class Renderer {
    * @param {number} pageCount
    */
   layOut(geometry, pageCount) {
+    if (this.slotsPerPage !== geometry.slotsPerPage) {
+      // Another page shape: every tile is made again.
+      for (const tile of this.tiles.values()) tile.remove();
+      this.tiles.clear();
+      this.liftedTile = null;
+      this.slotsPerPage = geometry.slotsPerPage;
+    }
     this.geometry = geometry;
     this.size = { width: geometry.width, height: geometry.height };
     while (this.pages.length > pageCount) {
       const page = this.pages.pop();
-      for (const tile of page.querySelectorAll('[data-slot]')) this.tiles.delete(tile.dataset.slot);
+      const p = this.pages.length;
+      for (let i = 0; i < this.slotsPerPage; i++) {
+        // Wherever the tile is: on its page, or lifted into the overlay.
+        const tile = this.tiles.get(slotKey(p, i));
+        if (tile === this.liftedTile) this.liftedTile = null;
+        tile?.remove();
+        this.tiles.delete(slotKey(p, i));
+      }
       page.remove();
     }
     while (this.pages.length < pageCount) {

@@ -3,7 +3,8 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
+                zbar-tools curl
 # The web deck's browser tests: a real headless Chromium, and fonts so Korean
 # names and emoji render in it (and in the screenshots); node runs the app's pure modules.
 APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
@@ -42,7 +43,11 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
-	@python3 -c 'import pytest, websocket' 2>/dev/null || { echo "make setup: installing pytest and websocket-client (the browser tests drive Chromium over CDP)"; python3 -m pip install -q pytest websocket-client; }
+	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
+	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
+		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
+	@python3 -c 'import websocket' 2>/dev/null || { echo "make setup: installing websocket-client (the browser tests drive Chromium over CDP)"; \
+		python3 -m pip install -q websocket-client || python3 -m pip install -q --break-system-packages websocket-client; }
 
 ## build: debug build of every module and app
 build: setup
@@ -55,6 +60,8 @@ test: setup
 	# The example device app: a separate package using only the device modules, built and run.
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
+	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
 	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
 	node --test Tests/web/
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
@@ -71,10 +78,10 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://127.0.0.1:7532/ in a browser (the web deck); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web 127.0.0.1:7532 --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
@@ -83,6 +90,9 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+
+# Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
+WEB_DIR             ?= $(PREFIX)/share/deckd/web
 
 ## install: release build, then deckd, deckctl, deckctl's bash completion and the deckd.service user unit under PREFIX (default ~/.local)
 install: setup
@@ -97,6 +107,8 @@ install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	install -m 755 "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
+	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
 	"$(BUILT)/deckctl" completion bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp"
 	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl"
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"
@@ -120,6 +132,7 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
+	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 clean:

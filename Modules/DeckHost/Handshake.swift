@@ -23,8 +23,8 @@ struct Handshake {
     /// What the host does next.
     enum Action: Equatable {
         /// Send `welcome` (echoing `id`) and treat the connection as a client.
-        /// `pairedName` is the device whose token it presented, if any.
-        case establish(id: RequestID?, access: ClientAccess, device: Device, pairedName: String?)
+        /// `pairedName` is the device whose token (or pairing code: `byCode`) it presented, if any.
+        case establish(id: RequestID?, access: ClientAccess, device: Device, pairedName: String?, byCode: Bool = false)
         /// Send the error, then close. `failedToken`: count a failed token
         /// attempt against the peer's address.
         case refuseAndClose(ProtocolError, failedToken: Bool)
@@ -55,8 +55,9 @@ struct Handshake {
     ///   - attemptsBlocked: the peer's address has failed too many tokens
     ///     lately; a token check is refused at once without comparing.
     ///   - pairedName: the device a token belongs to (constant-time lookup), nil for none.
+    ///   - redeem: spends a pairing code (WEB.md §3): the name it was issued for, nil for a wrong, used or expired one.
     mutating func receive(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
-                          pairedName: (String) -> String?) -> Action {
+                          pairedName: (String) -> String?, redeem: (String) -> String? = { _ in nil }) -> Action {
         switch state {
         case .closed:
             return .refuse(ProtocolError(.handshake, "the connection is closing"))
@@ -67,9 +68,9 @@ struct Handshake {
                 return .refuse(error)
             }
         case .awaitingHello:
-            let action = hello(line, rules: rules, attemptsBlocked: attemptsBlocked, pairedName: pairedName)
+            let action = hello(line, rules: rules, attemptsBlocked: attemptsBlocked, pairedName: pairedName, redeem: redeem)
             switch action {
-            case .establish(_, let access, _, _): state = .established(access)
+            case .establish(_, let access, _, _, _): state = .established(access)
             default: state = .closed
             }
             return action
@@ -77,7 +78,7 @@ struct Handshake {
     }
 
     private func hello(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
-                       pairedName: (String) -> String?) -> Action {
+                       pairedName: (String) -> String?, redeem: (String) -> String?) -> Action {
         let id: RequestID?
         let hello: Hello
         let level: Int
@@ -95,6 +96,20 @@ struct Handshake {
             return .refuseAndClose(ProtocolError(.unauthorized,
                 "device kind 'control' is accepted only on the host's control socket; use deckctl on the host itself",
                 id: id), failedToken: false)
+        }
+        if let code = hello.pairingCode, !rules.isControlSocket {
+            // A code is checked wherever it is sent (loopback too): it pairs the device.
+            if attemptsBlocked {
+                return .refuseAndClose(ProtocolError(.unauthorized,
+                    "too many failed tokens from this address; wait a minute before trying again", id: id), failedToken: false)
+            }
+            guard let name = redeem(code) else {
+                return .refuseAndClose(ProtocolError(.unauthorized,
+                    "the pairing code is wrong, already used or expired; run `deckctl pair NAME` on the host for a new one",
+                    id: id), failedToken: true)
+            }
+            return .establish(id: id, access: ClientAccess(level: level, isControl: false), device: hello.device,
+                              pairedName: name, byCode: true)
         }
         let name = hello.token.flatMap(pairedName)
         if rules.needsToken {

@@ -18,17 +18,22 @@ extension HostCore: ConnectionHandler {
         guard let session = sessions[connection.id], !stopping else { return }
         let now = ContinuousClock.now
         let address = connection.peer.host
-        let blocked = session.rules.needsToken && limiter.isBlocked(address, now: now)
+        // Also for peers that need no token: a pairing code is checked wherever it is sent.
+        let blocked = !session.rules.isControlSocket && limiter.isBlocked(address, now: now)
         let tokens = self.tokens
-        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked) {
-            tokens.name(forToken: $0)
-        }
+        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked,
+                                               pairedName: { tokens.name(forToken: $0) },
+                                               redeem: { [self] in pairing.redeem($0, now: now) })
         switch action {
-        case let .establish(id, access, device, pairedName):
+        case let .establish(id, access, device, pairedName, byCode):
             connection.markEstablished()
             let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
-            session.info = ClientInfo(name: device.name, kind: device.kind, address: address, protocolLevel: access.level)
+            // WEB.md §3: a paired device is known by the name it was paired as, whatever its hello claims.
+            session.info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
+                                      protocolLevel: access.level)
             session.pairedName = pairedName
+            if byCode, let pairedName { session.issuedToken = tokens.devices.first { $0.name == pairedName }?.token }
+            if let pairedName { seen[pairedName] = UTCTime.now() }
             let connectionID = connection.id
             submit(Outcome([.run { core in core.welcome(connectionID, id: id, level: access.level) }]))
         case let .refuseAndClose(error, failedToken):
@@ -36,7 +41,7 @@ extension HostCore: ConnectionHandler {
             logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
-            connection.closeAfterFlush()
+            connection.closeAfterFlush(.refused)
         case .refuse(let error):
             refuseLine(line, error: error, session: session)
         case .request(let message):
@@ -59,6 +64,7 @@ extension HostCore: ConnectionHandler {
         heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         liftHolds(of: connection.id)
+        if let name = session.pairedName { seen[name] = UTCTime.now() }
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
@@ -67,6 +73,8 @@ extension HostCore: ConnectionHandler {
         case .notEstablished: word = "handshake"
         case .socketError: word = "error"
         case .loopStopped: word = "shutdown"
+        case .protocolViolation: word = "protocol"
+        case .streamFailed: word = "error"
         }
         logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)" + (session.closeReason.map { " (\($0))" } ?? ""))
         emit(.leave(client: info, reason: word))
@@ -80,7 +88,7 @@ extension HostCore: ConnectionHandler {
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let info = session.info else { return }
-        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
+        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked, token: session.issuedToken)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !session.isControl {
             session.receivesBroadcasts = true

@@ -45,6 +45,8 @@ extension HostCore {
             pair(name, id: id, from: session)
         case .unpair(let name):
             unpair(name, id: id, from: session)
+        case .devices:
+            submit(Outcome([.send(session.connection.id, .devices(id: id, pairedDevices()))]), from: session)
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
         case .useProfile(let name):
@@ -98,7 +100,12 @@ extension HostCore {
             core.logger.info("paired a device as '\(name)'" + (replaced == nil ? "" : ", replacing its old token")
                              + core.byline(core.sessions[connection]))
             core.closeConnections(pairedAs: name)
-            core.submit(Outcome([.send(connection, .paired(id: id, name: name, token: token))]))
+            var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
+            let code = core.pairing.issue(for: name, now: .now, using: &generator)
+            let seconds = Int(core.pairing.lifetime.components.seconds)
+            let offer = PairingOffer(code: code, link: core.pairingLink(code),
+                                     expires: UTCTime.format(UTCTime.now() + seconds))
+            core.submit(Outcome([.send(connection, .paired(id: id, name: name, token: token, pairing: offer))]))
         }
     }
 
@@ -120,6 +127,7 @@ extension HostCore {
             return
         }
         let connection = session.connection.id
+        pairing.revoke(name)
         saveTokens(for: session, undo: { $0.restore(name, to: removed) }, request: "unpair", id: id) { core in
             core.closeConnections(pairedAs: name)
             core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")

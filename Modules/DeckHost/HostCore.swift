@@ -38,6 +38,10 @@ final class HostCore {
     var catalog: ProfileCatalog
     var tokens: TokenStore
     var limiter = FailedAttemptLimiter()
+    /// One-time pairing codes (WEB.md §3).
+    var pairing: PairingCodes
+    /// When each paired device last joined or left, since the host started (`devices`).
+    var seen: [String: Int] = [:]
     var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
     /// Which devices the next batch waits for (HostCore+Gather.swift).
     var gather = BatchGather()
@@ -52,6 +56,8 @@ final class HostCore {
     /// What `status` shows: how this run started, then the newest later notices.
     var allNotices: [String] { startNotices + notices }
     var listeners: [Listener] = []
+    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
+    var webAddress: SocketAddress?
     var signals: SignalSource?
     var watcher: ProfileWatcher?
     var probe: LockProbe?
@@ -86,6 +92,7 @@ final class HostCore {
         self.lines = try LayoutLines(state)
         self.catalog = catalog
         self.tokens = tokens
+        self.pairing = PairingCodes(lifetime: configuration.pairingLifetime)
         self.startNotices = Self.bounded(notices)
     }
 

@@ -72,16 +72,19 @@ screenshots: setup
 	$(SWIFT) build --product deckctl
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" DECK_SCREENSHOTS=docs python3 -m pytest -q -p no:cacheprovider Tests/browser/test_screenshots.py
 
+# Where make run serves the web deck: WEB=0.0.0.0:7532 serves phones on the local network.
+WEB ?= 127.0.0.1:7532
+
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
 	$(SWIFT) build --product deckd
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: open http://127.0.0.1:7532/ in a browser (the web deck); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --web 127.0.0.1:7532 --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web $(WEB) --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);

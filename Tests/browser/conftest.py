@@ -3,8 +3,9 @@ headless Chromium over CDP, and nothing but WEB.md §7's attributes.
 
 One Chromium serves the whole session (pages are tabs); each test gets its
 own deckd in a temporary folder with ephemeral ports. deckd serves the app
-itself when its build has `--web`; otherwise bridge.Relay serves Apps/web and
-carries each WebSocket to deckd's TCP port, line for message.
+itself (`--web 127.0.0.1:0 --web-root Apps/web`) when its build has `--web`;
+otherwise bridge.Relay serves Apps/web and carries each WebSocket to deckd's
+TCP port, line for message.
 """
 
 import json
@@ -83,7 +84,7 @@ class Host:
         (self.root / "layouts" / "default.yaml").write_text(layout.format(out=self.out))
         self.control = self.root / "control.sock"
         self.web = serves_web(bindir)
-        self.web_port = free_port() if self.web else None  # kept across restarts, as a person's bookmark is
+        self.web_port = 0  # the kernel's pick at the first start, kept across restarts as a bookmark is
         self.relay = None
         self.process = None
         self.start()
@@ -95,7 +96,7 @@ class Host:
         args = [str(self.bindir / "deckd"), "--layouts", str(self.root / "layouts"), "--state", str(self.root / "state"),
                 "--listen", "127.0.0.1:0", "--control", str(self.control), "--plugins", str(PROJECT / "plugins")]
         if self.web:
-            args += ["--web", f"127.0.0.1:{self.web_port}"]
+            args += ["--web", f"127.0.0.1:{self.web_port}", "--web-root", str(APP)]
         self.log = open(self.root / "deckd.log", "ab")
         offset = self.log.tell()
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.log)
@@ -105,6 +106,8 @@ class Host:
             match = re.search(r"deckd ready on (.*)", text)
             if match:
                 self.tcp_port = int(re.search(r":(\d+) \(devices\)", match.group(1)).group(1))
+                if self.web:
+                    self.web_port = int(re.search(r"http://[^ ]*:(\d+)/ \(web\)", match.group(1)).group(1))
                 if self.relay:
                     self.relay.retarget(self.tcp_port)
                 return

@@ -73,6 +73,11 @@ export class Connection {
       return;
     }
     if (this.state !== 'connected' && message.type === 'error' && message.code === 'unauthorized') {
+      if (this.code && this.storage.getItem(TOKEN_KEY)) {
+        // A used or expired code, but this browser was paired before: its token still may work.
+        this.code = null;
+        return;
+      }
       // Retrying would only count failed attempts against this address.
       this.code = null;
       this.stopped = true;

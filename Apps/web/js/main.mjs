@@ -53,7 +53,9 @@ const device = {
 let controller = null;
 
 function setStatus(state) {
-  root.dataset.connection = state;
+  // WEB.md §7 knows connecting, connected and offline: a browser the host refused is offline (and says why).
+  root.dataset.connection = state === 'unpaired' ? 'offline' : state;
+  root.classList.toggle('unpaired', state === 'unpaired');
   status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
 }
 

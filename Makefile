@@ -93,6 +93,8 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+	# The web deck's figures in headless Chromium (docs/performance.md, "The web deck").
+	DECK_BIN=.build/release python3 Tests/browser/bench.py
 
 # Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
 WEB_DIR             ?= $(PREFIX)/share/deckd/web

@@ -108,6 +108,11 @@ export class Renderer {
       const tile = this.tiles.get(slotKey(p, i));
       if (tile) this.paintTile(tile, button, store.title(p, i), p, i);
     }));
+    // For `make bench` (page load → first layout drawn): the next frame shows it.
+    if (!this.filledOnce) {
+      this.filledOnce = true;
+      requestAnimationFrame(() => performance.mark('deck:first-layout'));
+    }
   }
 
   paintTile(tile, button, title, page, index) {

@@ -164,9 +164,12 @@ public enum Host {
             throw .runtime(error.description)
         }
         var places: [String] = []
+        // WEB.md §1: browsers count against the same connection limit as TCP devices.
+        let devices = SharedConnectionCount()
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
+                tcp.sharedCount = devices
                 host.listeners.append(tcp)
                 places.append("\(tcp.address) (devices)")
             }
@@ -178,6 +181,7 @@ public enum Host {
                 var webLimits = limits
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
                 let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
+                web.sharedCount = devices
                 host.listeners.append(web)
                 host.webAddress = web.address
                 places.append("http://\(web.address)/ (web)")

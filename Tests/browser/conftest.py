@@ -8,6 +8,7 @@ otherwise bridge.Relay serves Apps/web and carries each WebSocket to deckd's
 TCP port, line for message.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -200,12 +201,21 @@ def free_port():
     return port
 
 
+@contextlib.contextmanager
+def running_host(bindir, layout=LAYOUT):
+    """A deckd on `layout` in a temporary folder, stopped afterwards."""
+    with tempfile.TemporaryDirectory(prefix="deck-browser-") as root:
+        h = Host(bindir, root, layout=layout)
+        try:
+            yield h
+        finally:
+            h.stop()
+
+
 @pytest.fixture
 def host(bindir):
-    with tempfile.TemporaryDirectory(prefix="deck-browser-") as root:
-        h = Host(bindir, root)
+    with running_host(bindir) as h:
         yield h
-        h.stop()
 
 
 @pytest.fixture

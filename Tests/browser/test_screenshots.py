@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import Host, open_deck
+from conftest import open_deck, running_host
 from deck import Deck
 
 DESK = textwrap.dedent("""\
@@ -44,10 +44,8 @@ def png_size(path):
 
 @pytest.fixture
 def desk(bindir):
-    with tempfile.TemporaryDirectory(prefix="deck-shots-") as root:
-        h = Host(bindir, root, layout=DESK)
+    with running_host(bindir, DESK) as h:
         yield h
-        h.stop()
 
 
 @pytest.mark.parametrize("device", DEVICES)

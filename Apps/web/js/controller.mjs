@@ -352,7 +352,8 @@ export class Controller {
     const scene = this.session.scene;
     this.page = scene.page;
     if (scene.lifted) this.liftedCenter = { ...scene.lifted.center };
-    this.renderer.draw(scene, this.now, this.reduceMotion.matches);
+    // A hold button held down is talking, not offering its settings: no hint.
+    this.renderer.draw(scene, this.now, this.reduceMotion.matches, { hint: !this.touch?.holdSlot });
     // The wiggle is computed from the time, so it stops dead when arrange mode ends.
     if (scene.arranging && !this.reduceMotion.matches && !this.frame) {
       this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });

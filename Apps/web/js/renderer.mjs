@@ -158,8 +158,9 @@ export class Renderer {
    * @param {any} scene the engine's ArrangeScene
    * @param {number} time seconds on the session's clock, for the wiggle
    * @param {boolean} reduceMotion
+   * @param {{hint?: boolean}} [options] `hint: false` leaves the hint out (a hold button held down)
    */
-  draw(scene, time, reduceMotion) {
+  draw(scene, time, reduceMotion, { hint = true } = {}) {
     const root = this.root;
     root.dataset.page = String(scene.page);
     root.dataset.pages = String(scene.pageCount);
@@ -185,7 +186,7 @@ export class Renderer {
       const transform = angle || scale !== 1 ? `rotate(${angle.toFixed(3)}deg) scale(${scale})` : 'none';
       if (tile.style.transform !== transform) tile.style.transform = transform;
     }
-    this.drawHint(scene.hint);
+    this.drawHint(hint ? scene.hint : null);
     this.drawDots(scene.page, scene.pageCount);
   }
 

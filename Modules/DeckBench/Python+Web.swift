@@ -7,7 +7,7 @@ extension Python {
     /// idle window (every thread's schedstat).
     /// argv: TCP port, web port, deckd pid, count, warm-up, idle seconds, devices, output file.
     static let web = #"""
-    import glob, json, socket, sys, threading, time
+    import glob, json, os, socket, sys, threading, time
     from websockets.sync.client import connect
     from websockets.sync.server import serve
     tcp_port, web_port, pid, count, warm, idle, devices, out = sys.argv[1:9]
@@ -86,6 +86,9 @@ extension Python {
     floor_client.close()
     server.shutdown()
 
+    def ticks():
+        fields = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks (exited threads included)
     def cpu():
         total, threads = 0, set()
         for path in glob.glob("/proc/%s/task/*/schedstat" % pid):
@@ -99,10 +102,13 @@ extension Python {
     assert all(c.welcome["type"] == "welcome" for c in idle_clients)
     time.sleep(0.2)
     before, threads_before = cpu()
+    ticks_before = ticks()
     time.sleep(idle)
     after, threads_after = cpu()
+    ticks_after = ticks()
     json.dump({"ws_us": ws_times, "tcp_us": tcp_times, "echo_us": echo_times, "bytes": size,
-               "idle_ns": after - before, "same_threads": threads_before == threads_after, "devices": len(idle_clients)},
+               "idle_ns": after - before, "same_threads": threads_before == threads_after,
+               "idle_ticks": ticks_after - ticks_before, "tick_hz": os.sysconf("SC_CLK_TCK"), "devices": len(idle_clients)},
               open(out, "w"))
     """#
 }

@@ -12,7 +12,7 @@ extension HostCore {
     /// The `devices` reply: every paired device, by name.
     func pairedDevices() -> [PairedDeviceInfo] {
         let connected = Set(sessions.values.compactMap { $0.info == nil ? nil : $0.pairedName })
-        return tokens.devices.sorted { $0.name < $1.name }.map { device in
+        return auth.tokens.devices.sorted { $0.name < $1.name }.map { device in
             PairedDeviceInfo(name: device.name, pairedAt: device.created, lastSeen: seen[device.name].map(UTCTime.format),
                              connected: connected.contains(device.name))
         }

@@ -27,7 +27,7 @@ struct InstallTests {
         return found.sorted()
     }
 
-    @Test func installsTheFourFilesAndUninstallRemovesExactlyThem() throws {
+    @Test func installsTheFourFilesAndTheWebAppAndUninstallRemovesExactlyThem() throws {
         let prefix = try TemporaryDirectory(prefix: "prefix")
         let unrelated = prefix.appending("bin/keep-me").path
         try FileManager.default.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
@@ -36,13 +36,12 @@ struct InstallTests {
         let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)"])
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("systemctl --user enable --now deckd"))
-        // The web app is copied as the repository has it; besides it, exactly the four files.
-        let web = "share/deckd/web/"
-        let installed = Self.files(under: prefix.path)
-        #expect(installed.filter { !$0.hasPrefix(web) } == ["bin/deckctl", "bin/deckd", "bin/keep-me",
-                                                            "share/bash-completion/completions/deckctl",
-                                                            "share/systemd/user/deckd.service"])
-        #expect(installed.filter { $0.hasPrefix(web) } == Self.files(under: Self.repository + "/Apps/web").map { web + $0 })
+        // The web app (Apps/web but its tests) goes to PREFIX/share/deckd/web, where deckd looks.
+        let web = Self.files(under: Self.repository + "/Apps/web").filter { !$0.hasPrefix("test/") }
+            .map { "share/deckd/web/" + $0 }
+        #expect(Self.files(under: prefix.path) == (["bin/deckctl", "bin/deckd", "bin/keep-me",
+                                                    "share/bash-completion/completions/deckctl",
+                                                    "share/systemd/user/deckd.service"] + web).sorted())
         for binary in ["deckd", "deckctl"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/bin/\(binary)"))
         }

@@ -66,3 +66,18 @@ struct StaticFilesTests {
         #expect(BuiltInPage.file.isPage)
     }
 }
+
+@Suite("where an installed deckd finds the web app")
+struct InstalledRootTests {
+    @Test func besideTheExecutableUnderShareDeckdWeb() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("deckweb-prefix-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/deckd/web", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: prefix + "/bin/deckd", atomically: true, encoding: .utf8)
+        #expect(WebConfiguration.installedRoot(executable: prefix + "/bin/deckd") == nil)  // no index.html yet
+        try "<!doctype html>".write(toFile: prefix + "/share/deckd/web/index.html", atomically: true, encoding: .utf8)
+        let found = WebConfiguration.installedRoot(executable: prefix + "/bin/deckd")
+        #expect(found == StaticFiles.resolve(prefix + "/share/deckd/web"))
+    }
+}

@@ -10,6 +10,30 @@ const mapUpdate = (update, transform) => (update.kind === 'failed'
   ? { time: update.time, kind: 'failed' }
   : { time: update.time, kind: update.kind, value: transform(update.value) });
 
+/**
+ * The two children of a combinator (GestureChildren): `reset` puts both back
+ * to before any touch, as Swift's pristine copies do, then the combinator's
+ * own state (`clear`).
+ */
+class Combinator {
+  /** @param {object} first @param {object} second */
+  constructor(first, second) {
+    this.first = first;
+    this.second = second;
+    this.clear();
+  }
+
+  /** The combinator's own state before any touch. @abstract */
+  clear() {}
+
+  /** Back to before any touch. */
+  reset() {
+    this.first.reset();
+    this.second.reset();
+    this.clear();
+  }
+}
+
 /** The earliest deadline among the children still running. */
 function earliest(...deadlines) {
   const live = deadlines.filter((d) => d !== null && d !== undefined);
@@ -23,18 +47,9 @@ function earliest(...deadlines) {
  * ends from it at once — the one reliable way to learn the real release of a
  * held finger (the hold decided at release).
  */
-export class SequenceRecognizer {
-  /** @param {object} first @param {object} second */
-  constructor(first, second) {
-    this.first = first;
-    this.second = second;
-    this.stage = { kind: 'first' };
-  }
-
-  /** Back to before any touch. */
-  reset() {
-    this.first.reset();
-    this.second.reset();
+export class SequenceRecognizer extends Combinator {
+  /** @private */
+  clear() {
     this.stage = { kind: 'first' };
   }
 
@@ -110,26 +125,12 @@ export class SequenceRecognizer {
  * once both are finished and at least one ended, fails when both failed. A
  * child that ended keeps its last value; a failed child's is null.
  */
-export class SimultaneousRecognizer {
-  /** @param {object} first @param {object} second */
-  constructor(first, second) {
-    this.first = first;
-    this.second = second;
-    this.clear();
-  }
-
+export class SimultaneousRecognizer extends Combinator {
   /** @private */
   clear() {
     this.outcomes = { first: null, second: null };
     this.value = { first: null, second: null };
     this.finished = false;
-  }
-
-  /** Back to before any touch. */
-  reset() {
-    this.first.reset();
-    this.second.reset();
-    this.clear();
   }
 
   /** The earlier deadline of the children still running. */
@@ -175,27 +176,13 @@ export class SimultaneousRecognizer {
  * `second` is held back; once `first` fails, `second`'s are, starting with a
  * held-back end.
  */
-export class ExclusiveRecognizer {
-  /** @param {object} first @param {object} second */
-  constructor(first, second) {
-    this.first = first;
-    this.second = second;
-    this.clear();
-  }
-
+export class ExclusiveRecognizer extends Combinator {
   /** @private */
   clear() {
     this.firstFailed = false;
     /** How the second child finished while the first still had precedence. */
     this.secondHeld = null;
     this.finished = false;
-  }
-
-  /** Back to before any touch. */
-  reset() {
-    this.first.reset();
-    this.second.reset();
-    this.clear();
   }
 
   /** The earlier deadline of the children still running. */

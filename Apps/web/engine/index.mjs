@@ -11,6 +11,6 @@ export { SequenceRecognizer, SimultaneousRecognizer, ExclusiveRecognizer } from 
 export { GestureTracker } from './tracker.mjs';
 export { SwipePager, PagerSession, FlipRule } from './swipe-pager.mjs';
 export { ArrangeSession, ArrangeScene, HoldHint, DeckGesturesError, slotKey, filledSlots } from './arrange-session.mjs';
-export { DeckLayout, DeckModelError, sameButton, validateButton, isBlankLabel } from './layout.mjs';
+export { DeckLayout, DeckModelError, sameButton, validateButton, isBlankLabel, buttonFromJSON } from './layout.mjs';
 export { DeviceLayout } from './device-layout.mjs';
 export { DeviceGrid } from './device-grid.mjs';

@@ -112,7 +112,15 @@ function writeButton(button) {
   return out;
 }
 
-/** Reads one button of the wire's JSON, checking its types and rules. */
+/**
+ * Reads one button of the wire's JSON (a `moveButton`'s, a settings sheet's),
+ * checking its types and rules as the host does.
+ * @param {unknown} value @param {string} [path] @returns {object} @throws {DeckModelError}
+ */
+export function buttonFromJSON(value, path = 'button') {
+  return readButton(value, path);
+}
+
 function readButton(value, path) {
   const malformed = (what) => new DeckModelError('malformed', `'${path}${what}`);
   if (!isObject(value)) throw new DeckModelError('malformed', `'${path}' must be a button object, not ${typeName(value)}`);

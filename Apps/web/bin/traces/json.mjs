@@ -25,6 +25,19 @@ export class Line {
   get(key) { return this.fields.find(([k]) => k === key)?.[1]; }
 }
 
+/** The length of the well-formed UTF-8 sequence at `i`, or 0. */
+function utf8Length(bytes, i, end) {
+  const b = bytes[i];
+  const need = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (need === 0 || i + need > end) return 0;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + need));
+    return need;
+  } catch {
+    return 0;
+  }
+}
+
 const isSpace = (b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 class Syntax extends Error {
@@ -37,7 +50,22 @@ class Reader {
   constructor(bytes) {
     this.bytes = bytes;
     this.i = 0;
-    this.decoder = new TextDecoder('utf-8');
+    this.decoder = new TextDecoder('utf-8', { fatal: true });
+  }
+
+  /** The text of bytes [start, end) of a string; invalid UTF-8 is refused as Foundation words it. */
+  text(start, end) {
+    try {
+      return this.decoder.decode(this.bytes.subarray(start, end));
+    } catch {
+      let i = start;
+      while (i < end) {
+        const length = utf8Length(this.bytes, i, end);
+        if (length === 0) throw new Syntax(`Invalid UTF-8 sequence 1 bytes starting from character ${i}.`);
+        i += length;
+      }
+      throw new Syntax(`Invalid UTF-8 sequence 1 bytes starting from character ${start}.`);
+    }
   }
 
   peek(offset = 0) { return this.i + offset < this.bytes.length ? this.bytes[this.i + offset] : undefined; }
@@ -62,6 +90,9 @@ class Reader {
     for (let offset = 0; this.peek(offset) !== undefined; offset += 1) {
       if (!isSpace(this.peek(offset))) throw this.invalid(this.i + offset);
     }
+    // Foundation turns numbers into values after the whole text is read: a
+    // broken structure later in the text is the refusal, not the number.
+    if (this.unrepresentable !== undefined) throw new Syntax(`Number ${this.unrepresentable} is not representable in Swift.`);
     return value;
   }
 
@@ -144,13 +175,13 @@ class Reader {
       const b = this.peek();
       if (b === undefined) throw this.eof();
       if (b === 0x22) {
-        out += this.decoder.decode(this.bytes.subarray(start, this.i));
+        out += this.text(start, this.i);
         this.i += 1;
         return out;
       }
       if (b < 0x20) throw new Syntax(`Unescaped control character around character ${this.i}.`);
       if (b !== 0x5c) { this.i += 1; continue; }
-      out += this.decoder.decode(this.bytes.subarray(start, this.i));
+      out += this.text(start, this.i);
       out += this.escape();
       start = this.i;
     }
@@ -183,7 +214,7 @@ class Reader {
     const digits = [this.read(), this.read(), this.read(), this.read()];
     if (digits.includes(undefined)) throw this.eof();
     const text = String.fromCharCode(...digits);
-    if (!/^[0-9a-fA-F]{4}$/.test(text)) throw new Syntax(`Invalid hex encoded sequence in "${this.decoder.decode(new Uint8Array(digits))}" at ${start}.`);
+    if (!/^[0-9a-fA-F]{4}$/.test(text)) throw new Syntax(`Invalid hex encoded sequence in "${new TextDecoder().decode(new Uint8Array(digits))}" at ${start}.`);
     return parseInt(text, 16);
   }
 
@@ -220,9 +251,9 @@ class Reader {
       }
     }
     this.i += n;
-    const text = this.decoder.decode(this.bytes.subarray(start, this.i));
+    const text = String.fromCharCode(...this.bytes.subarray(start, this.i));
     const value = Number(text);
-    if (!Number.isFinite(value)) throw new Syntax(`Number ${text} is not representable in Swift.`);
+    if (!Number.isFinite(value)) this.unrepresentable ??= text;
     return value;
   }
 }
@@ -236,8 +267,14 @@ export class NotJSON extends Error {}
  * @param {Uint8Array} bytes
  */
 export function parseJSON(bytes) {
+  // Foundation reads a UTF-16 text by its byte-order mark.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    bytes = new TextEncoder().encode(new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes.subarray(2)));
+  }
+  // Foundation skips a UTF-8 byte-order mark, and counts its offsets after it.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   try {
-    return new Reader(bytes).document();
+    return new Reader(bytes.subarray(bom)).document();
   } catch (error) {
     if (!(error instanceof Syntax)) throw error;
     const reason = error.message;

@@ -270,7 +270,7 @@ function replayGesture({ spec, view }, events) {
 
 function readDeck(value) {
   const deck = new TraceObject(value, 'deck');
-  deck.allow(['size', 'columns', 'pages', 'page', 'filled', 'arrange', 'protocol', 'slotsPerPage', 'spacing']);
+  deck.allow(['size', 'columns', 'pages', 'page', 'filled', 'arrange', 'protocol', 'slotsPerPage', 'spacing', 'scene']);
   const size = deck.pair('size');
   const slots = deck.int('slotsPerPage', DeckConstants.defaultSlotsPerPage, 1, DeckConstants.maximumSlotsPerPage);
   let grid;
@@ -286,7 +286,8 @@ function readDeck(value) {
   const page = deck.int('page', 0, 0, pageCount - 1);
   const arranging = deck.bool('arrange', false);
   const protocolLevel = deck.int('protocol', ArrangeSession.movingProtocolLevel, 0, 1_000_000);
-  const slotValues = deck.get('filled') ?? [];
+  const printsScene = deck.bool('scene', false);
+  const slotValues = deck.get('filled') === undefined ? [] : deck.get('filled');
   if (!Array.isArray(slotValues)) throw fail('deck.filled must be an array of [page, index] pairs');
   const filled = new Map();
   slotValues.forEach((slotValue, number) => {
@@ -296,7 +297,7 @@ function readDeck(value) {
     }
     filled.set(`${p}/${i}`, { page: p === 0 ? 0 : p, index: i === 0 ? 0 : i });
   });
-  return { grid, pageCount, page, filled: [...filled.values()], arranging, protocolLevel };
+  return { grid, pageCount, page, filled: [...filled.values()], arranging, protocolLevel, printsScene };
 }
 
 function deckSession(setup) {
@@ -330,8 +331,26 @@ function replayDeck(setup, events) {
       }
       lines.push(new Line(fields));
     }
+    if (setup.printsScene) lines.push(sceneLine(session, event.time));
   }
   return lines;
+}
+
+/** `{"t", "cb": "scene", …}`: what the session says to draw after an event (`"scene": true`). */
+function sceneLine(session, time) {
+  const scene = session.scene;
+  const slot = (s) => (s === null ? null : [s.page, s.index]);
+  const hint = scene.hint === null ? null : new Line([
+    ['edge', scene.hint.placement.edge],
+    ['frame', [scene.hint.placement.frame.x, scene.hint.placement.frame.y, scene.hint.placement.frame.width, scene.hint.placement.frame.height]],
+    ['tailX', scene.hint.placement.tailX], ['canMove', scene.hint.canMove]]);
+  const lifted = scene.lifted === null ? null
+    : new Line([['slot', slot(scene.lifted.source)], ['center', [scene.lifted.center.x, scene.lifted.center.y]], ['scale', scene.lifted.scale]]);
+  const wiggling = [...scene.filled].map((key) => key.split('/').map(Number)).map(([page, index]) => ({ page, index }))
+    .sort((a, b) => a.page - b.page || a.index - b.index).filter((s) => scene.wiggles(s)).map(slot);
+  return new Line([['t', time], ['cb', 'scene'], ['page', scene.page], ['pages', scene.pageCount], ['stripOffset', scene.stripOffset],
+    ['following', scene.stripFollowsFinger], ['arranging', scene.arranging], ['held', slot(scene.held)], ['hint', hint],
+    ['lifted', lifted], ['target', slot(scene.target)], ['wiggling', wiggling], ['deadline', session.deadline]]);
 }
 
 function readPager(value) {

@@ -1,0 +1,78 @@
+import DeckModel
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// Bugs that HostCore's old shape hid (issue 19), end to end with a real deckd.
+@Suite("HostCore: bugs its old shape hid")
+struct HostCoreBugTests {
+    /// A profile whose layout is about 1.8 MB of JSON (under the 2 MiB a
+    /// layout may have): its welcome and three broadcasts, about 7 MB, are
+    /// more than the kernel's socket buffers take from a client that does not
+    /// read (4 MiB and 128 KiB by default), so most of it stays queued in the
+    /// host, and less than the 8 MiB after which a client is closed as slow.
+    static let largeYAML: String = {
+        let name = String(repeating: "x", count: 3600)
+        var text = "name: default\npages:\n"
+        for page in 0..<40 {
+            text += "  - buttons:\n"
+            for slot in 0..<12 { text += "      \(slot): {name: \"\(page) \(slot) \(name)\", action: {run: \"true\"}}\n" }
+        }
+        return text
+    }()
+
+    /// `pair` (replacing a token) and `unpair` close the connections that
+    /// presented the revoked token after what is queued for them, not at
+    /// once: they used to `close()`, dropping the replies and broadcasts
+    /// still owed (here most of a welcome and three layouts).
+    @Test(arguments: ["pair", "unpair"])
+    func revokingATokenClosesItsConnectionsAfterWhatIsQueuedForThem(_ request: String) throws {
+        let host = try startedHost(["default.yaml": Self.largeYAML], arguments: ["--require-token"])
+        let control = try host.controlClient()
+        let watcher = try host.controlClient("watcher")
+        try watcher.expectOK(.subscribe)
+        guard case .paired(_, _, let token, _) = try control.request(.pair(name: "kim")),
+              case .paired(_, _, let editorToken, _) = try control.request(.pair(name: "editor")) else { Issue.record("no token"); return }
+        let editor = try host.device("editor", token: editorToken)
+        let phone = try host.rawDevice()
+        try phone.send(.hello(Hello(device: Device(name: "phone", kind: "phone"), token: token)))
+        // `join` follows the welcome, which the phone does not read yet; it is known by its paired name (WEB.md §3).
+        _ = try watcher.next(timeout: .seconds(20)) { if case .event(.join(let client)) = $0 { client.name == "kim" } else { false } }
+        var layout = editor.welcomeLayout
+        for _ in 0..<3 {
+            let button = try #require(layout.button(page: 0, index: 0))
+            try editor.expectOK(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: button))
+            layout = try editor.nextLayout(timeout: .seconds(20)).layout
+        }
+        if request == "pair" {
+            guard case .paired = try control.request(.pair(name: "kim")) else { Issue.record("pair again failed"); return }
+        } else {
+            try control.expectOK(.unpair(name: "kim"))
+        }
+        guard case .welcome(_, let welcome) = try phone.next(timeout: .seconds(20)) else { Issue.record("no welcome"); return }
+        #expect(welcome.layout.button(page: 39, index: 11)?.name.hasPrefix("39 11 ") == true)
+        var revisions: [Int] = []
+        for _ in 0..<3 { revisions.append(try phone.nextLayout(timeout: .seconds(20)).revision) }
+        #expect(revisions == [1, 2, 3].map { welcome.revision + $0 })
+        #expect(phone.isClosed())
+    }
+
+    /// A `restore` is no device's edit: the next batch does not wait for the
+    /// control client that sent it. It used to be credited to it, so a
+    /// device's edit right after waited for a client that never edits (for
+    /// the whole gather window, here made long).
+    @Test func aRestoreIsNotCreditedToTheControlClient() throws {
+        let host = try startedHost(arguments: ["--gather-window", "120000"])
+        let device = try host.device()
+        let control = try host.controlClient()
+        let reply = try control.request(.snapshots(profile: nil))
+        guard case .snapshots(_, _, let list) = reply, let generation = list.first?.generation else { Issue.record("\(reply)"); return }
+        try control.expectOK(.restore(generation: generation))
+        let files = try #require(device.welcomeLayout.button(page: 0, index: 0))
+        // The control client stays connected; the device's edit goes at once.
+        let moved = try device.request(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 8, button: files),
+                                       timeout: .seconds(20))
+        #expect(moved.type == "ok")
+    }
+}

@@ -26,7 +26,7 @@ BUILT               ?=
 INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service
 
-.PHONY: all setup build test run bench clean install install-files uninstall
+.PHONY: all setup build test run bench clean install install-files uninstall fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -51,6 +51,8 @@ test: setup
 	# The example device app: a separate package using only the device modules, built and run.
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
+	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
+	@$(MAKE) --no-print-directory fuzz-regress
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -109,6 +111,42 @@ uninstall:
 	rm -f $(INSTALLED_FILES)
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
+## fuzz: build the fuzz targets (libFuzzer + ASan, in .build-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;
+## a crash stops with its input in .build-fuzz/campaign/TARGET-crashes/ (docs/reliability.md)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message
+# One -sanitize flag with both: two -Xswiftc -sanitize flags build without coverage (the last wins).
+FUZZ_BUILD    = DECK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+# The Swift runtime's crash handler reads the crashed process's memory, which ASan reports as an error of its own.
+FUZZ_ENV     := SWIFT_BACKTRACE=enable=no
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do Fuzz/campaign.sh $$target $(FUZZ_SECONDS) || exit 1; done
+
+fuzz-build: setup
+	@for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product deck-fuzz-$$target || exit 1; done
+
+## fuzz-regress: each fuzz target once over Fuzz/Corpus/TARGET and Fuzz/Crashes/TARGET (part of make test)
+fuzz-regress: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+		crashes=$$([ -d Fuzz/Crashes/$$target ] && echo Fuzz/Crashes/$$target); \
+		$(FUZZ_ENV) .build-fuzz/debug/deck-fuzz-$$target -runs=0 Fuzz/Corpus/$$target $$crashes 2>.build-fuzz/regress-$$target.log \
+			&& echo "fuzz-regress: $$target: $$(find Fuzz/Corpus/$$target $$crashes -type f | wc -l) inputs, no crash, property holds" \
+			|| { tail -40 .build-fuzz/regress-$$target.log; echo "fuzz-regress: $$target failed (.build-fuzz/regress-$$target.log)"; exit 1; }; \
+	done
+
+## sanitize: the whole Swift suite under AddressSanitizer (with leak checking), then under ThreadSanitizer,
+## each in its own build folder (.build-asan, .build-tsan) so .build is untouched (docs/reliability.md)
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: setup
+	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
+	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+
+sanitize-thread: setup
+	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
+	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/tsan.supp halt_on_error=1" \
+		$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
 	rm -rf Examples/DeviceApp/.build

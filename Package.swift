@@ -99,6 +99,14 @@ let package = Package(
                 path: "Modules/DeckBench", swiftSettings: strict),
         .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
 
+        // MARK: Fuzzing (docs/reliability.md)
+        // Each fuzz target's property, as plain code: the libFuzzer binaries below
+        // call it, and DeckFuzzTests run it over every corpus file in the normal build.
+        .target(name: "DeckFuzz",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
+                               "CZlib"],
+                path: "Modules/DeckFuzz", swiftSettings: strict),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
                 path: "Tests/DeckTestSupport", swiftSettings: strict),
@@ -139,8 +147,23 @@ let package = Package(
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
                                    "deckctl", "deckd"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
+        .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
+                    swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer binaries (`make fuzz`), only when DECK_FUZZ=1: they need
+// `-sanitize=fuzzer`, which provides LLVMFuzzerRunDriver, so an ordinary
+// build would fail to link them. One per FuzzTarget case; `make fuzz` builds
+// them in their own scratch path (.build-fuzz) so .build is never rebuilt.
+if Context.environment["DECK_FUZZ"] == "1" {
+    package.targets.append(.target(name: "DeckFuzzDriver", dependencies: ["DeckFuzz"], path: "Fuzz/Driver",
+                                   swiftSettings: strict))
+    for name in ["protocol", "json", "profile", "manifest", "snapshot", "plugin-message"] {
+        package.targets.append(.executableTarget(name: "deck-fuzz-" + name, dependencies: ["DeckFuzz", "DeckFuzzDriver"],
+                                                 path: "Fuzz/Targets/" + name, swiftSettings: strict))
+    }
+}

@@ -64,7 +64,7 @@ extension HostCore {
         for slot in held.keys.sorted() {
             guard var request = held[slot], case let .plugin(plugin, command, settings) = request.button.action else { continue }
             request.phase = .up
-            logger.info("'\(request.button.name)' lifted at \(slot.page)/\(slot.index): \(why(request.by?.name ?? "the device"))")
+            logger.info("'\(LogField.cut(request.button.name))' lifted at \(slot.page)/\(slot.index): \(why(request.by?.name ?? "the device"))")
             pressPlugin(request, plugin: plugin, command: command, settings: settings)
         }
     }

@@ -79,7 +79,7 @@ final class HostCore {
         self.disk = disk
         self.runner = runner
         self.hostInfo = HostInfo(version: Host.version)
-        self.folder = ProfileFolder(path: configuration.layouts)
+        self.folder = ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes)
         self.tokensPath = configuration.state + "/tokens.json"
         self.committed = state
         self.head = state
@@ -242,7 +242,7 @@ final class HostCore {
     /// `'Files' by Kim's iPhone` style suffix.
     func byline(_ session: Session?) -> String {
         guard let session else { return "" }
-        return " by " + (session.info?.name ?? session.connection.peer.description)
+        return " by " + LogField.cut(session.info?.name ?? session.connection.peer.description)
     }
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.

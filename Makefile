@@ -140,11 +140,11 @@ sanitize: sanitize-address sanitize-thread
 
 sanitize-address: setup
 	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
-	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1 $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
 
 sanitize-thread: setup
 	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
-	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/tsan.supp halt_on_error=1" \
+	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp halt_on_error=1" \
 		$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread
 
 clean:

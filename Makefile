@@ -2,6 +2,7 @@
 # newcomer needs on a fresh machine: both install what is missing first.
 
 SWIFT        ?= swift
+SWIFTC       ?= swiftc
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -111,7 +112,7 @@ uninstall:
 	rm -f $(INSTALLED_FILES)
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
-## fuzz: build the fuzz targets (libFuzzer + ASan, in .build-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;
+## fuzz: build the fuzz targets (one libFuzzer + ASan binary, .build-fuzz/debug/deck-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;
 ## a crash stops with its input in .build-fuzz/campaign/TARGET-crashes/ (docs/reliability.md)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message
@@ -123,13 +124,13 @@ fuzz: fuzz-build
 	@for target in $(FUZZ_TARGETS); do Fuzz/campaign.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
 fuzz-build: setup
-	@for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product deck-fuzz-$$target || exit 1; done
+	$(FUZZ_BUILD) --product deck-fuzz
 
 ## fuzz-regress: each fuzz target once over Fuzz/Corpus/TARGET and Fuzz/Crashes/TARGET (part of make test)
 fuzz-regress: fuzz-build
 	@for target in $(FUZZ_TARGETS); do \
 		crashes=$$([ -d Fuzz/Crashes/$$target ] && echo Fuzz/Crashes/$$target); \
-		$(FUZZ_ENV) .build-fuzz/debug/deck-fuzz-$$target -runs=0 Fuzz/Corpus/$$target $$crashes 2>.build-fuzz/regress-$$target.log \
+		$(FUZZ_ENV) .build-fuzz/debug/deck-fuzz $$target -runs=0 Fuzz/Corpus/$$target $$crashes 2>.build-fuzz/regress-$$target.log \
 			&& echo "fuzz-regress: $$target: $$(find Fuzz/Corpus/$$target $$crashes -type f | wc -l) inputs, no crash, property holds" \
 			|| { tail -40 .build-fuzz/regress-$$target.log; echo "fuzz-regress: $$target failed (.build-fuzz/regress-$$target.log)"; exit 1; }; \
 	done
@@ -143,6 +144,11 @@ sanitize-address: setup
 	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
 
 sanitize-thread: setup
+	@# The suppression's proof: still a report without it, none with it.
+	@mkdir -p .build-tsan && $(SWIFTC) -sanitize=thread Support/sanitizers/MutexProof.swift -o .build-tsan/mutex-proof
+	@! $(FUZZ_ENV) TSAN_OPTIONS=exitcode=66 .build-tsan/mutex-proof >/dev/null 2>&1 || \
+		{ echo "sanitize-thread: TSan no longer reports MutexProof.swift; drop the suppression in Support/sanitizers/tsan.supp"; exit 1; }
+	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp exitcode=66" .build-tsan/mutex-proof
 	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
 	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp halt_on_error=1" \
 		$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread

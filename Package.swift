@@ -155,15 +155,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The libFuzzer binaries (`make fuzz`), only when DECK_FUZZ=1: they need
-// `-sanitize=fuzzer`, which provides LLVMFuzzerRunDriver, so an ordinary
-// build would fail to link them. One per FuzzTarget case; `make fuzz` builds
-// them in their own scratch path (.build-fuzz) so .build is never rebuilt.
+// The libFuzzer binary (`make fuzz`: `deck-fuzz TARGET …`), only when
+// DECK_FUZZ=1: it needs `-sanitize=fuzzer`, which provides
+// LLVMFuzzerRunDriver, so an ordinary build could not link it. `make fuzz`
+// builds it in its own scratch path (.build-fuzz), so .build is never rebuilt.
 if Context.environment["DECK_FUZZ"] == "1" {
-    package.targets.append(.target(name: "DeckFuzzDriver", dependencies: ["DeckFuzz"], path: "Fuzz/Driver",
-                                   swiftSettings: strict))
-    for name in ["protocol", "json", "profile", "manifest", "snapshot", "plugin-message"] {
-        package.targets.append(.executableTarget(name: "deck-fuzz-" + name, dependencies: ["DeckFuzz", "DeckFuzzDriver"],
-                                                 path: "Fuzz/Targets/" + name, swiftSettings: strict))
-    }
+    package.targets += [
+        .target(name: "DeckFuzzDriver", dependencies: ["DeckFuzz"], path: "Fuzz/Driver", swiftSettings: strict),
+        .executableTarget(name: "deck-fuzz", dependencies: ["DeckFuzzDriver"], path: "Fuzz/Main", swiftSettings: strict),
+    ]
 }

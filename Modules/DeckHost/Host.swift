@@ -76,7 +76,7 @@ public enum Host {
             throw .configuration(error.description)
         }
         for problem in catalog.problems { logger.warning(problem.description) }
-        let searchPath = environment["PATH"]
+        let searchPath = configuration.searchPath
         let plugins = PluginCatalog.scan(folders: configuration.plugins, searchPath: searchPath)
         let plan: StartupPlan
         do {
@@ -126,7 +126,6 @@ public enum Host {
                 let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
-                host.searchPath = searchPath
                 try start(host, loop: loop, sockets: sockets)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
@@ -138,10 +137,10 @@ public enum Host {
         // Normally every plugin is gone by now; this makes sure of it.
         core?.plugins?.killRemaining()
         // A probe run still in progress (a hung command) is killed, not left behind.
-        core?.probe?.stopAndWait(timeout: .milliseconds(300))
+        core?.inputs.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
         logger.info("stopped")
-        let status = core?.exitStatus ?? .failure
+        let status = core?.shutdown.exitStatus ?? .failure
         core?.releaseAfterStop()
         return status
     }
@@ -167,18 +166,18 @@ public enum Host {
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
-                host.listeners.append(tcp)
+                host.inputs.listeners.append(tcp)
                 places.append("\(tcp.address) (devices)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
-            host.listeners.append(control)
+            host.inputs.listeners.append(control)
             places.append("\(configuration.control) (control socket)")
         } catch {
             throw .runtime(error.description)
         }
-        host.signals = try SignalSource(loop: loop) { [weak host] signal in host?.received(signal: signal) }
+        host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in host?.received(signal: signal) }
         do {
-            host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
+            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
             }, lost: { [weak host] message in host?.note(message) },
                returned: { [weak host] message in host?.logger.info(message) })
@@ -191,7 +190,7 @@ public enum Host {
                 bound.loop.execute { bound.value.probeReported(result) }
             }
             try probe.start()
-            host.probe = probe
+            host.inputs.probe = probe
         }
         let ready = "deckd ready on " + places.joined(separator: " and ") + "\n"
         _ = ready.withCString { write(STDERR_FILENO, $0, strlen($0)) }
@@ -224,12 +223,9 @@ extension HostCore {
     /// zlib stream, the folder watch) allocated at exit, where LeakSanitizer
     /// reported it on every run (docs/reliability.md).
     func releaseAfterStop() {
-        listeners.removeAll()
+        inputs = HostInputs()
         sessions.removeAll()
-        holds.removeAll()
-        watcher = nil
-        signals = nil
-        probe = nil
+        holds = HeldButtons()
         plugins = nil
     }
 }

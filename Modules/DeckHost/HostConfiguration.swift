@@ -43,6 +43,12 @@ public struct HostConfiguration: Sendable, Equatable {
     public var helloTimeout: Duration
     /// Seconds between runs of the lock probe (hidden `--lock-probe-interval`, for tests).
     public var lockProbeInterval: Duration
+    /// `PATH`, where plugin programs named without a `/` are looked for
+    /// (from the environment).
+    public var searchPath: String?
+    /// How long after a batch its devices are waited for (``BatchGather``;
+    /// hidden `--gather-window`, for tests that need the wait long).
+    public var gatherWindow: Duration
     /// Plugin supervision timings and bounds (PLUGINS.md §3); hidden options
     /// shorten them for tests (`--plugin-restart-delay`, `--plugin-ready-timeout`).
     public var pluginPolicy: PluginPolicy
@@ -56,9 +62,10 @@ public struct HostConfiguration: Sendable, Equatable {
     /// length limit, pages go to 10,000) until each broadcast fills the other
     /// clients' 8 MiB output queues and closes them all. 2 MiB is over twice
     /// a 1,000-page profile (872 KB) and lets a device fall four broadcasts
-    /// behind before it is closed. Profile files, written by the user, are
-    /// not held to it, and an edit that does not grow a larger layout (a move,
-    /// a clear) is always allowed.
+    /// behind before it is closed. Profile files are held to it too: one
+    /// larger is refused at load with a problem at the file (a 15 MB profile
+    /// closed every client on its first broadcast). An edit that does not
+    /// grow a larger layout (a move, a clear) is always allowed.
     public var maxLayoutBytes: Int
 
     /// The defaults of CLI.md for this user and environment.
@@ -92,6 +99,8 @@ public struct HostConfiguration: Sendable, Equatable {
             logLevel: .info,
             helloTimeout: .seconds(10),
             lockProbeInterval: .seconds(2),
+            searchPath: environment["PATH"],
+            gatherWindow: .milliseconds(2),
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,
             maxQueuedActions: 256,

@@ -11,65 +11,41 @@ import DeckSnapshots
 import DeckTransport
 import LockGate
 
-/// The host's state and logic, owned by the event loop's thread: sessions,
-/// the live layout (committed and head), the lock, the profiles, and the
-/// commit pipeline. Nothing here blocks: disk work goes to the ``DiskWorker``,
-/// actions to the ``ActionRunner``, and their results come back through
-/// `EventLoop.execute`.
+/// The host's glue, owned by the event loop's thread: the sessions and
+/// sending to them, the references to the loop, the disk thread, the
+/// runner, the plugins and the inputs (listeners, signals, the folder watch,
+/// the lock probe), and the value types that hold the state, each with its
+/// own tests (docs/host.md, "The host's structure"). Nothing here blocks:
+/// disk work goes to the ``DiskWorker``, actions to the ``ActionRunner``,
+/// and their results come back through `EventLoop.execute`.
 final class HostCore {
     let configuration: HostConfiguration
     let loop: EventLoop
     let logger: Logger
     let disk: DiskWorker
     let runner: any ActionRunner
-    let hostInfo: HostInfo
-    let folder: ProfileFolder
-    let tokensPath: String
-
-    var sessions: [ConnectionID: Session] = [:]
-    /// Durable and acknowledged: what `welcome`, `status` and `export` show.
-    var committed: LiveState
-    /// `committed` plus every accepted change still on its way to disk; new
-    /// edits are checked against it, so they apply in arrival order.
-    var head: LiveState
-    /// The committed revision's layout lines, encoded once.
-    var lines: LayoutLines
-    var lock = LockState()
-    var catalog: ProfileCatalog
-    var tokens: TokenStore
-    var limiter = FailedAttemptLimiter()
-    var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
-    /// Which devices the next batch waits for (HostCore+Gather.swift).
-    var gather = BatchGather()
-    var gatherTimer: LoopTimer?
-    /// Sentences for `status` about how this run started (a damaged snapshot
-    /// set aside and an older one resumed, the file winning over edits): kept
-    /// for the whole run, so later notices never push them out.
-    let startNotices: [String]
-    /// Sentences for `status` noted since (corrupt snapshots found later,
-    /// retention failures); the newest 20.
-    var notices: [String] = []
-    /// What `status` shows: how this run started, then the newest later notices.
-    var allNotices: [String] { startNotices + notices }
-    var listeners: [Listener] = []
-    var signals: SignalSource?
-    var watcher: ProfileWatcher?
-    var probe: LockProbe?
     /// Every plugin (started in `Host.start`).
     var plugins: PluginManager?
-    /// The plugin buttons each connection holds down (a `down` not yet
-    /// followed by its `up`), lifted for it if it leaves first (HostCore+Holds.swift).
-    var holds: [ConnectionID: [HeldSlot: ActionRequest]] = [:]
-    /// `PATH`, for plugin programs named without a `/`.
-    var searchPath: String?
-    var stopping = false
-    var stopped = false
-    var exitStatus = ExitStatus.success
+    /// The listeners, the signalfd, the folder watch and the lock probe (set in `Host.start`).
+    var inputs = HostInputs()
 
-    /// Outcomes waiting in the pipeline beyond which senders are paused, and
-    /// the level at which they resume.
-    let throttleHigh = 4096
-    let throttleLow = 1024
+    var sessions: [ConnectionID: Session] = [:]
+    /// The live layout: committed, head, and the committed revision's lines.
+    var live: LiveLayout
+    /// The road from accepted to acknowledged: pipeline, gather, throttle.
+    var commits: CommitScheduler<Outcome>
+    /// The paired devices and the failed-attempt limit, asked at each `hello`.
+    var auth: DeviceAuth
+    /// The manual lock and the probe's.
+    var lock = LockState()
+    /// The plugin buttons each device holds down.
+    var holds = HeldButtons()
+    /// The layouts folder as last scanned.
+    var catalog: ProfileCatalog
+    /// What `status` shows in `notices`.
+    var notices: Notices
+    /// Running, stopping, stopped (and the exit status).
+    var shutdown = Shutdown()
 
     init(configuration: HostConfiguration, loop: EventLoop, logger: Logger, disk: DiskWorker, runner: any ActionRunner,
          state: LiveState, catalog: ProfileCatalog, tokens: TokenStore, notices: [String]) throws(TransportError) {
@@ -78,16 +54,19 @@ final class HostCore {
         self.logger = logger
         self.disk = disk
         self.runner = runner
-        self.hostInfo = HostInfo(version: Host.version)
-        self.folder = ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes)
-        self.tokensPath = configuration.state + "/tokens.json"
-        self.committed = state
-        self.head = state
-        self.lines = try LayoutLines(state)
+        self.live = try LiveLayout(state)
+        self.commits = CommitScheduler(window: configuration.gatherWindow)
+        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json")
         self.catalog = catalog
-        self.tokens = tokens
-        self.startNotices = Self.bounded(notices)
+        self.notices = Notices(start: notices)
     }
+
+    /// The host as `welcome` and `status` name it.
+    var hostInfo: HostInfo { HostInfo(version: Host.version) }
+    /// The layouts folder.
+    var folder: ProfileFolder { ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes) }
+    /// True from the start of the stop on.
+    var stopping: Bool { shutdown.isStopping }
 
     /// This core, carried through `execute` from other threads.
     var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
@@ -95,70 +74,75 @@ final class HostCore {
     // MARK: The pipeline
 
     /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
-    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, from session: Session? = nil) {
-        if write != nil { gather.queuedWrite(from: session?.connection.id) }
-        handlePipeline(pipeline.submit(outcome, write: write))
-        if write != nil { armGatherTimer() }
-        if let session, pipeline.count >= throttleHigh, !session.throttled {
-            session.throttled = true
-            session.updateReading()
-        }
+    /// `editor`: the client whose edit request the write is, which the next
+    /// batch may wait for — nil for writes no device asked for (reloads,
+    /// restores, profile switches). `session`: the sender, paused when too much waits.
+    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, editor: ConnectionID? = nil, from session: Session? = nil) {
+        run(commits.submit(outcome, write: write, editor: editor, sender: session?.connection.id, now: .now))
     }
 
-    func handlePipeline(_ actions: [CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>.Action]) {
-        var rolledBack = false
+    /// A device was heard from (an edit request, or its connection closed):
+    /// the batch held for it may go.
+    func heard(from device: ConnectionID) {
+        run(commits.heard(from: device, now: .now))
+    }
+
+    /// Performs what the scheduler decided, in order.
+    func run(_ actions: [CommitScheduler<Outcome>.Action]) {
         for action in actions {
             switch action {
             case .write(let batch):
-                gather.batchStarted(count: batch.count)
                 let bound = self.bound
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
-            case .perform(let outcome, _):
+            case .perform(let outcome):
                 perform(outcome)
-            case .fail(let outcome, let error):
-                if !rolledBack {
-                    rolledBack = true
-                    logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+            case .writeFailed(let error):
+                logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+            case let .fail(outcome, error):
+                for failure in outcome.ifWriteFails { perform(failure, error: error) }
+            case .rolledBack:
+                // Nothing half-applied: everything not on disk is forgotten, and
+                // every client is shown the layout that is.
+                live.rollBack()
+                perform(.broadcastLayout)
+            case let .armTimer(delay, generation):
+                _ = loop.schedule(after: delay) { [weak self] in
+                    guard let self else { return }
+                    self.run(self.commits.timerFired(generation, now: .now))
                 }
-                outcome.failure?(self, error)
-            }
-        }
-        if rolledBack {
-            // Nothing half-applied: everything not on disk is forgotten, and
-            // every client is shown the layout that is.
-            head = committed
-            gather.queueDropped()
-            perform(.broadcastLayout)
-        }
-        if pipeline.count < throttleLow {
-            for session in sessions.values where session.throttled {
-                session.throttled = false
+            case .pause(let id):
+                guard let session = sessions[id] else { continue }
+                session.throttled = true
                 session.updateReading()
+            case .resume(let ids):
+                for session in ids.compactMap({ sessions[$0] }) {
+                    session.throttled = false
+                    session.updateReading()
+                }
             }
         }
+        let settled = commits.settled()
+        if !settled.isEmpty { run(settled) }
     }
 
     private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
         for notice in commit.notices { note(notice.message, level: .warning) }
         if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
-        if !stopping, gather.batchFinished(now: .now) { pipeline.hold() }
-        handlePipeline(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
-        armGatherTimer()
+        run(commits.batchFinished(receipts: commit.written, failure: commit.failure, now: .now, stopping: stopping))
         finishStoppingIfReady()
     }
 
     private func perform(_ outcome: Outcome) {
-        if let live = outcome.live {
-            committed = live
+        if let state = outcome.live {
             do {
-                lines = try LayoutLines(live)
+                try live.commit(state)
             } catch {
-                logger.error("could not encode the layout of revision \(live.revision): \(error)")
+                logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }
             // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
-            plugins?.layoutChanged(live.layout)
+            plugins?.layoutChanged(state.layout)
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -168,24 +152,72 @@ final class HostCore {
         case let .send(id, message):
             send(message, to: id)
         case let .ok(id, requestID, withRevision):
-            send(.ok(id: requestID, revision: withRevision ? committed.revision : nil), to: id)
+            send(.ok(id: requestID, revision: withRevision ? live.committed.revision : nil), to: id)
         case .layoutTo(let id):
-            sessions[id]?.connection.send(lines.broadcast)
+            sessions[id]?.connection.send(live.lines.broadcast)
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.send(live.lines.broadcast) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.send(lines.broadcast)
+                session.connection.send(live.lines.broadcast)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
-            if locked { liftAllHolds() }
         case .event(let event):
             emit(event)
         case let .log(level, message):
             logger.log(level, message)
-        case .run(let body):
-            body(self)
+        case let .welcome(id, requestID, level):
+            welcome(id, id: requestID, level: level)
+        case .closeAfterFlush(let id):
+            sessions[id]?.connection.closeAfterFlush()
+        case .closeRevoked(let name):
+            for device in sessions.values where device.pairedName == name {
+                device.closeReason = "unpaired"
+                device.connection.closeAfterFlush()
+            }
+        case .subscribe(let id):
+            guard let session = sessions[id] else { return }
+            session.subscribed = true
+            session.receivesBroadcasts = true
+        case .titles(let id):
+            sendTitles(to: id)
+        case let .status(id, requestID):
+            send(.status(id: requestID, status()), to: id)
+        case let .profiles(id, requestID):
+            send(profilesReply(id: requestID), to: id)
+        case let .exportLive(id, requestID):
+            let committed = live.committed
+            send(.export(id: requestID, profile: committed.profile,
+                         yaml: DeckProfile(name: committed.profile, layout: committed.layout).yaml), to: id)
+        case let .trackHold(request, connection):
+            holds.track(request, of: connection)
+        case .liftHolds(let connection):
+            guard !stopping else { return }
+            lift(holds.left(connection)) { who in "\(who) left while holding it down" }
+        case .liftAllHolds:
+            lift(holds.liftAll()) { who in "the host locked while \(who) held it down" }
+        case .pressPlugin(let request):
+            guard case let .plugin(plugin, command, settings) = request.button.action else { return }
+            pressPlugin(request, plugin: plugin, command: command, settings: settings)
+        case .startAction(let request):
+            startAction(request)
+        case let .actionEnded(request, outcome):
+            actionEnded(request, outcome)
+        case let .switchProfile(name, press):
+            switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: press)
+        }
+    }
+
+    /// What an entry whose write failed does instead of its effects.
+    private func perform(_ failure: WriteFailure, error: any Error) {
+        switch failure {
+        case let .refuse(connection, id, request):
+            guard let session = sessions[connection] else { return }
+            let refused = ProtocolError(.internal, "could not save the layout: \(error); nothing changed", id: id)
+            for effect in refusal(refused, request: request, session: session) { perform(effect) }
+        case .actionFailed(let press):
+            actionEnded(press, .failed(reason: "could not save the layout: \(error)"))
         }
     }
 
@@ -216,27 +248,15 @@ final class HostCore {
     /// Remembers a sentence for `status` and logs it.
     func note(_ notice: String, level: LogLevel = .warning) {
         logger.log(level, notice)
-        notices.append(notice)
-        if notices.count > Self.noticeLimit { notices.removeFirst(notices.count - Self.noticeLimit) }
+        notices.note(notice)
     }
 
-    /// How many notices of each kind (start, later) `status` shows.
-    static let noticeLimit = 20
-
-    /// The first start-up notices, and how many more the log holds: a state
-    /// folder full of damaged files must not make `status` huge.
-    private static func bounded(_ notices: [String]) -> [String] {
-        guard notices.count > noticeLimit else { return notices }
-        let more = notices.count - (noticeLimit - 1)
-        return Array(notices.prefix(noticeLimit - 1)) + ["\(more) more notices at start-up; see the log"]
-    }
-
-    /// A refusal: the error to the sender, a `refused` event and a log line.
-    func refusal(_ error: ProtocolError, request: String, session: Session) -> [Effect] {
-        let who = session.info?.name ?? session.connection.peer.description
-        return [.send(session.connection.id, error.reply),
-                .event(.refused(request: request, code: error.code, message: error.message, by: session.info)),
-                .log(.info, "refused \(request) from \(who): \(error.code.rawValue): \(error.message)")]
+    /// A refusal: the error to the sender (with `problems` when given), the
+    /// layout `then` says, a `refused` event and a log line (``Effect/refusal(_:request:to:by:who:problems:then:)``).
+    func refusal(_ error: ProtocolError, request: String, session: Session, problems: [Problem]? = nil,
+                 then layout: RefusalLayout = .none) -> [Effect] {
+        Effect.refusal(error, request: request, to: session.connection.id, by: session.info,
+                 who: session.info?.name ?? session.connection.peer.description, problems: problems, then: layout)
     }
 
     /// `'Files' by Kim's iPhone` style suffix.

@@ -4,7 +4,11 @@
 SWIFT        ?= swift
 SWIFTC       ?= swiftc
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
+                zbar-tools curl
+# The web deck's browser tests: a real headless Chromium, and fonts so Korean
+# names and emoji render in it (and in the screenshots); node runs the app's pure modules.
+APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -21,13 +25,23 @@ BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 # ~/.local, /usr/local and /usr alike. PREFIX/lib/systemd/user is not searched
 # for ~/.local.
 SYSTEMD_USER_DIR    ?= $(PREFIX)/share/systemd/user
+# The example plugins (plugins/ with their built programs). deckd searches
+# PREFIX/share/deckd/plugins, found next to its own binary, after the user's
+# plugins folder (deckd --help), so the example layouts work after install.
+PLUGIN_DIR          ?= $(PREFIX)/share/deckd/plugins
+STRIP               ?= strip
+# Where systemd looks for user units, one per line (tests give their own);
+# nothing printed means "cannot tell", and no hint is given.
+UNIT_PATHS          ?= systemd-analyze --user unit-paths
 # The folder holding the built deckd and deckctl, for install-files (install
 # passes its release build; tests pass a debug build).
 BUILT               ?=
 INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
-                       $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service
+                       $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service \
+                       $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
+INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 
-.PHONY: all setup build test run bench clean install install-files uninstall fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
+.PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -42,6 +56,11 @@ setup:
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
 	@command -v node >/dev/null 2>&1 || { echo "make setup: installing nodejs (the web engine and its tests in Apps/web run on it)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs >/dev/null; }
+	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
+	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
+		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
+	@python3 -c 'import websocket' 2>/dev/null || { echo "make setup: installing websocket-client (the browser tests drive Chromium over CDP)"; \
+		python3 -m pip install -q websocket-client || python3 -m pip install -q --break-system-packages websocket-client; }
 
 ## build: debug build of every module and app
 build: setup
@@ -57,8 +76,22 @@ test: setup
 	# The web engine: unit tests, every trace file, and the differential test against
 	# the Swift engine built above (.build/debug/deck-gestures, deck-layout-replay).
 	node --test Apps/web/test/*.test.mjs
+	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
+	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
+	node --test Tests/web/
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
 	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
 	@$(MAKE) --no-print-directory fuzz-regress
+
+## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
+screenshots: setup
+	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" DECK_SCREENSHOTS=docs python3 -m pytest -q -p no:cacheprovider Tests/browser/test_screenshots.py
+
+# Where make run serves the web deck: WEB=0.0.0.0:7532 serves phones on the local network.
+WEB ?= 127.0.0.1:7532
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -66,10 +99,10 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web $(WEB) --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
@@ -78,34 +111,55 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+	# The web deck's figures in headless Chromium (docs/performance.md, "The web deck").
+	DECK_BIN=.build/release python3 Tests/browser/bench.py
+
+# Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
+WEB_DIR             ?= $(PREFIX)/share/deckd/web
 
 ## install: release build, then deckd, deckctl, deckctl's bash completion and the deckd.service user unit under PREFIX (default ~/.local)
 install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckd
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckctl
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
 install-files:
-	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" || \
-		{ echo "make install-files: no deckd and deckctl in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
-	install -m 755 "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
-	install -m 755 "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" -a -x "$(BUILT)/deck-plugin-counter" || \
+		{ echo "make install-files: no deckd, deckctl and deck-plugin-counter in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)" \
+		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold"
+	# Stripped: symbols are most of a static Swift binary (deckctl: 76 MB to a few).
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-counter" "$(DESTDIR)$(PLUGIN_DIR)/counter/deck-plugin-counter"
+	install -m 644 plugins/counter/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/counter/plugin.yaml"
+	install -m 755 plugins/counter/counter "$(DESTDIR)$(PLUGIN_DIR)/counter/counter"
+	install -m 644 plugins/hold/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/hold/plugin.yaml"
+	install -m 755 plugins/hold/hold.py "$(DESTDIR)$(PLUGIN_DIR)/hold/hold.py"
+	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
+	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
+	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
+		chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
 	"$(BUILT)/deckctl" completion bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp"
 	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl"
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"
 	mv "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp" "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service"
 	@chmod 644 "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl" "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service"
-	@if [ -z "$(DESTDIR)" ] && command -v systemd-analyze >/dev/null 2>&1 && \
-	    ! systemd-analyze --user unit-paths 2>/dev/null | grep -qx "$(SYSTEMD_USER_DIR)"; then \
-		echo "note: systemd does not look for user units in $(SYSTEMD_USER_DIR);"; \
-		echo "      link the unit with: systemctl --user link $(SYSTEMD_USER_DIR)/deckd.service"; \
-	elif [ -z "$(DESTDIR)" ]; then \
-		systemctl --user daemon-reload >/dev/null 2>&1 || true; \
+	@paths="$$($(UNIT_PATHS) 2>/dev/null)"; \
+	if [ -z "$(DESTDIR)" ] && [ -n "$$paths" ] && ! printf '%s\n' "$$paths" | grep -qx "$(SYSTEMD_USER_DIR)"; then \
+		echo "installed deckd and deckctl in $(BINDIR), the example plugins in $(PLUGIN_DIR)."; \
+		echo "note: systemd does not look for user units in $(SYSTEMD_USER_DIR); link the unit, then start the host:"; \
+		echo "  systemctl --user link $(SYSTEMD_USER_DIR)/deckd.service"; \
+		echo "  systemctl --user start deckd"; \
+		echo "(to have it start at every login, install with a PREFIX systemd searches, such as the default ~/.local)"; \
+	else \
+		if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi; \
+		echo "installed deckd and deckctl in $(BINDIR), the example plugins in $(PLUGIN_DIR);"; \
+		echo "start the host now and at every login with:"; \
+		echo "  systemctl --user enable --now deckd"; \
 	fi
-	@echo "installed deckd and deckctl in $(BINDIR); start the host now and at every login with:"
-	@echo "  systemctl --user enable --now deckd"
 
 ## uninstall: remove exactly the files install put (stopping and disabling deckd.service first if it is that unit)
 uninstall:
@@ -115,6 +169,8 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
+	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
+	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 ## fuzz: build the fuzz targets (one libFuzzer + ASan binary, .build-fuzz/debug/deck-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;

@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
+        .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
     ],
@@ -58,7 +59,7 @@ let package = Package(
                 path: "Modules/DeckProfiles", swiftSettings: strict),
         // deckctl's logic: the control-socket client, show's grid, watch, check.
         .target(name: "DeckControl",
-                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport"],
+                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport", "CQRencode"],
                 path: "Modules/DeckControl", swiftSettings: strict),
 
         // MARK: Command-line tools (no deck module; the parser both deckd and deckctl use)
@@ -69,10 +70,13 @@ let package = Package(
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
+        // HTTP/1.1 for the web app's files and the WebSocket device protocol (WEB.md), on DeckTransport's loop; icons.
+        .target(name: "DeckWeb", dependencies: ["DeckTransport", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
+                path: "Modules/DeckWeb", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckWeb", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -80,6 +84,12 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        // No pkg-config file for these three in Debian: linked by name.
+        .systemLibrary(name: "CHTTPParser", path: "Modules/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        .systemLibrary(name: "CWslay", path: "Modules/CWslay", providers: [.apt(["libwslay-dev"])]),
+        .systemLibrary(name: "CNettle", path: "Modules/CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CQRencode", path: "Modules/CQRencode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
         // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
@@ -153,6 +163,8 @@ let package = Package(
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
                     swiftSettings: strict),
+        .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
+                    path: "Tests/DeckWebTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

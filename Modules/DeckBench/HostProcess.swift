@@ -15,7 +15,9 @@ package final class HostProcess {
     /// Starts `deckd` and waits for `deckd ready`.
     package init(deckd: String, layouts: String, state: String, control: String, extra: [String] = []) throws {
         let child = try Child(deckd, ["--layouts", layouts, "--state", state, "--control", control,
-                                      "--listen", "127.0.0.1:0"] + extra, watchFor: "deckd ready")
+                                      "--listen", "127.0.0.1:0"]
+                                      + (extra.contains { $0.hasPrefix("--web") } ? [] : ["--no-web"]) + extra,
+                                  watchFor: "deckd ready")
         guard let ready = child.waitForLine(timeout: 30) else {
             child.signal(SIGKILL)
             child.wait()
@@ -39,6 +41,19 @@ package final class HostProcess {
               let range = line.range(of: "127.0.0.1:") else { return nil }
         return UInt16(line[range.upperBound...].prefix { $0.isNumber })
     }
+
+    /// The web listener's port in the ready line (`… and http://127.0.0.1:40124/ (web) …`).
+    static func webPort(in text: String) -> UInt16? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("deckd ready") }),
+              let range = line.range(of: "http://127.0.0.1:") else { return nil }
+        return UInt16(line[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// What deckd wrote so far.
+    package var text: String { child.text }
+
+    /// Its process id.
+    package var pid: Int32 { child.pid }
 
     /// Stops it with SIGTERM; its exit status.
     @discardableResult

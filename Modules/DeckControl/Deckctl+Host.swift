@@ -11,8 +11,27 @@ extension Deckctl {
     }
 
     @Sendable static func devices(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let session = try run.connect()
+        let reply = try session.request(.devices)
+        guard case let .devices(_, paired)? = reply.message else { throw unexpected(reply, "devices") }
+        let statusReply = try session.request(.status)
+        guard case let .status(_, status)? = statusReply.message else { throw unexpected(statusReply, "status") }
+        run.say(HostText.paired(paired) + HostText.devices(status))
+        return .ok
+    }
+
+    /// `plugins`: from `status` (as `devices` is), every plugin and the manifests' problems.
+    @Sendable static func plugins(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let status = try hostStatus(run)
-        run.say(HostText.devices(status))
+        run.say(HostText.plugins(status))
+        return .ok
+    }
+
+    /// `restart PLUGIN`.
+    @Sendable static func restartPlugin(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let id = try required(run, C.pluginID)
+        _ = try run.connect().request(.restartPlugin(id: id))
+        run.say("restarting plugin '\(Label.clean(id))' (deckctl plugins shows when it runs again)")
         return .ok
     }
 
@@ -47,9 +66,18 @@ extension Deckctl {
     }
 
     @Sendable static func reload(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
-        let reply = try run.connect().request(.reload)
-        run.say("reloaded the profile files\(revision(of: reply))")
-        return .ok
+        let session = try run.connect()
+        let reply = try session.request(.reload)
+        run.say("reloaded the profile files and the plugins\(revision(of: reply))")
+        // CLI.md: every problem the reload found — other profiles' files and
+        // plugin manifests too, which do not make the host refuse — is printed
+        // as FILE:LINE:COLUMN, and then the exit status is 1.
+        guard case .status(_, let status)? = try session.request(.status).message else { return .ok }
+        guard !status.problems.isEmpty else { return .ok }
+        let count = status.problems.count
+        throw .refused(code: .invalid, message: "the reload found \(count) \(count == 1 ? "problem" : "problems"); "
+                           + "fix \(count == 1 ? "it" : "them") and run deckctl reload again",
+                       problems: status.problems)
     }
 
     @Sendable static func snapshots(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
@@ -69,11 +97,22 @@ extension Deckctl {
     @Sendable static func pair(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let name = try required(run, C.deviceName)
         let reply = try run.connect().request(.pair(name: name))
-        guard case let .paired(_, paired, token)? = reply.message else { throw unexpected(reply, "paired") }
+        guard case let .paired(_, paired, token, offer)? = reply.message else { throw unexpected(reply, "paired") }
         run.say("paired '\(Label.clean(paired))'; its token is:",
                 "  \(Label.clean(token))",
-                "Enter it in the device's app; deckctl cannot show it again. Pairing the same name",
+                "Enter it in a native device app; deckctl cannot show it again. Pairing the same name",
                 "again replaces the token; 'deckctl unpair NAME' revokes it.")
+        guard let offer else { return .ok }
+        guard let link = offer.link else {
+            run.say("The host serves no web deck (--no-web), so there is no pairing link; a device app can send",
+                    "the code \(offer.code) in its hello instead (good once, until \(offer.expires)).")
+            return .ok
+        }
+        run.say("Pairing link (good once, until \(offer.expires)):", "  \(Label.clean(link))")
+        let drawQR = run.parsed[C.qr] || (run.console.interactive && !run.parsed[C.noQR])
+        if drawQR, !run.json, let matrix = QRMatrix(link) {
+            run.say([""] + TerminalQR.lines(for: matrix) + ["", "Scan it with the phone's camera to open the deck paired as '\(Label.clean(paired))'."])
+        }
         return .ok
     }
 

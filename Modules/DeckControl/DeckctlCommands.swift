@@ -129,18 +129,39 @@ enum DeckctlCommands {
                    Example("deckctl export --profile streaming > streaming.yaml", "another profile's layout")])
 
     static let deviceName = Argument<String>("NAME", help: "the device's name, as its app will say it in hello")
+    static let qr = Flag("qr", help: "draw the pairing link's QR code even when standard output is not a terminal")
+    static let noQR = Flag("no-qr", help: "leave the QR code out")
     static let pair = CommandSpec(
-        "pair", summary: "makes a device token",
-        discussion: "Makes a token for the device NAME and prints it. A device on another computer needs one to "
-            + "connect (enter it in the device's app); pairing the same name again replaces its token.",
-        arguments: [deviceName],
-        examples: [Example("deckctl pair \"Kim's iPad\"", "a token for Kim's iPad")])
+        "pair", summary: "makes a device token and a pairing link with its QR code",
+        discussion: "Makes a token for the device NAME and prints it (for native apps), and a pairing link "
+            + "WEBURL/#pair=CODE with its QR code (in a terminal): scan it with the phone's camera and the web deck "
+            + "opens paired as NAME. The code works once, for 5 minutes. Pairing the same name again replaces its "
+            + "token. With --json: the host's reply, with code, link and expires.",
+        arguments: [deviceName], options: [qr, noQR],
+        groups: [OptionGroup(["qr", "no-qr"], meaning: "whether the QR code is drawn")],
+        examples: [Example("deckctl pair phone", "pair a phone: scan the code it draws"),
+                   Example("deckctl pair \"Kim's iPad\" --no-qr", "a token and a link only")])
     static let unpair = CommandSpec(
         "unpair", summary: "revokes a device token and disconnects the device", arguments: [deviceName])
     static let devices = CommandSpec(
-        "devices", summary: "who is connected",
-        discussion: "Lists the devices connected to the host now (name, kind, address, protocol level), "
-            + "and how many control connections (deckctl, scripts) there are.")
+        "devices", summary: "paired devices and who is connected",
+        discussion: "Lists the paired devices (name, when paired, last seen, connected now), then the devices "
+            + "connected to the host now (name, kind, address, protocol level), and how many control "
+            + "connections (deckctl, scripts) there are. A paired device shows the name it was paired as.")
+
+    static let plugins = CommandSpec(
+        "plugins", summary: "the plugins, their state and problems",
+        discussion: "Lists every plugin the host found: its state (running, starting, restarting, failed, stopped, "
+            + "unavailable), the pid of its process, how often it was restarted, how its last process ended, "
+            + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message.")
+    static let pluginID = Argument<String>("PLUGIN", help: "the plugin's id (see 'deckctl plugins')")
+    static let restartPlugin = CommandSpec(
+        "restart", summary: "restarts one plugin now",
+        discussion: "Stops the plugin (shutdown, then SIGTERM and SIGKILL as at any stop) and starts it again "
+            + "if the live layout uses it; a failed plugin gets a clean slate. Presses meanwhile wait for it "
+            + "(up to 2 s).",
+        arguments: [pluginID],
+        examples: [Example("deckctl restart counter", "after rebuilding the counter plugin's program")])
 
     static let everything = Flag("all", help: "also show control connections (deckctl commands, scripts) coming and going")
     static let watch = CommandSpec(
@@ -184,7 +205,7 @@ enum DeckctlCommands {
             + "Pages and slots count from 0, as in the profile files.",
         options: [control, json],
         subcommands: [status, show, profiles, use, SetCommand.spec, clear, move, press, lock, unlock, reload,
-                      snapshots, restore, export, pair, unpair, devices, watch, check, completion],
+                      snapshots, restore, export, pair, unpair, devices, plugins, restartPlugin, watch, check, completion],
         notes: [("exit status", """
             0   done
             1   the host refused (its error code and message on standard error)

@@ -28,11 +28,34 @@ enum HostText {
     }
 
     /// `deckctl devices`: the connected devices, then a count of control connections.
+    /// The paired devices of a `devices` reply.
+    static func paired(_ devices: [PairedDeviceInfo]) -> [String] {
+        guard !devices.isEmpty else { return ["no devices are paired (deckctl pair NAME pairs one)"] }
+        return ["paired devices:"] + table(devices.map { device in
+            ["  " + Label.clean(device.name), "paired \(device.pairedAt)",
+             device.lastSeen.map { "last seen \($0)" } ?? "not seen since the host started",
+             device.connected ? "connected" : "not connected"]
+        })
+    }
+
     static func devices(_ status: HostStatus) -> [String] {
         let devices = status.clients.filter { $0.kind != Device.controlKind }
         let controls = status.clients.count - devices.count
         var lines = devices.isEmpty ? ["no devices are connected"] : clients(devices)
         lines.append("\(controls) control \(plural(controls, "connection")) (deckctl and scripts, this one included)")
+        return lines
+    }
+
+    /// `counter  running  pid 4242  0 restarts` rows, then the manifests' problems.
+    static func plugins(_ status: HostStatus) -> [String] {
+        var lines = status.plugins.isEmpty ? ["no plugins are installed"] : table(status.plugins.map { plugin in
+            [Label.clean(plugin.id), plugin.state, plugin.pid.map { "pid \($0)" } ?? "-",
+             "\(plugin.restarts) \(plural(plugin.restarts, "restart"))",
+             plugin.lastExit.map { "last: \(Label.clean($0))" } ?? "", Label.clean(plugin.message)]
+        })
+        // Manifest problems name a plugin.yaml; profile problems are `status`'s to show.
+        let manifests = status.problems.filter { $0.file.hasSuffix("/plugin.yaml") || $0.file == "plugin.yaml" }
+        if !manifests.isEmpty { lines += ["problems:"] + manifests.map { "  " + Label.clean($0.description) } }
         return lines
     }
 

@@ -3,6 +3,7 @@ import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
+import DeckWeb
 import Glibc
 
 /// The deck host daemon: serves the live layout to devices over TCP and to
@@ -126,7 +127,7 @@ public enum Host {
                 let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
-                try start(host, loop: loop, sockets: sockets)
+                try start(host, loop: loop, sockets: sockets, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -147,7 +148,8 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets) throws(HostError) {
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets,
+                              environment: [String: String]) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
@@ -163,11 +165,27 @@ public enum Host {
             throw .runtime(error.description)
         }
         var places: [String] = []
+        // WEB.md §1: browsers count against the same connection limit as TCP devices.
+        let devices = SharedConnectionCount()
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
+                tcp.sharedCount = devices
                 host.inputs.listeners.append(tcp)
                 places.append("\(tcp.address) (devices)")
+            }
+            if let socket = sockets.web {
+                let server = WebServer(configuration: WebConfiguration(
+                    root: configuration.webRoot, extraOrigins: configuration.webOrigins,
+                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment)),
+                    host: host, loop: loop)
+                var webLimits = limits
+                webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
+                let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
+                web.sharedCount = devices
+                host.inputs.listeners.append(web)
+                host.webAddress = web.address
+                places.append("http://\(web.address)/ (web)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.inputs.listeners.append(control)
@@ -203,6 +221,8 @@ private struct HostSockets {
     let control: BoundSocket
     /// The devices' TCP port; nil with `--no-tcp`.
     let tcp: BoundSocket?
+    /// The web listener; nil with `--no-web`.
+    let web: BoundSocket?
 
     /// Binds the control socket first: when a live deckd holds it, "another
     /// host is listening" says more than the port that is in use as well.
@@ -210,6 +230,7 @@ private struct HostSockets {
         do {
             control = try BoundSocket(.unix(path: configuration.control))
             tcp = try configuration.listen.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
+            web = try configuration.web.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
         } catch {
             throw .runtime(error.description)
         }

@@ -67,6 +67,40 @@ public struct HostConfiguration: Sendable, Equatable {
     /// closed every client on its first broadcast). An edit that does not
     /// grow a larger layout (a move, a clear) is always allowed.
     public var maxLayoutBytes: Int
+    /// `HOST:PORT` of the web listener (`--web`, WEB.md §1); nil with `--no-web`.
+    public var web: String?
+    /// Origins besides the page's own that may open the WebSocket (`--web-origin`).
+    public var webOrigins: [String]
+    /// The address pairing links use (`--web-url`); nil: the machine's first
+    /// non-loopback address when the listener is on a wildcard address, else the listener's own.
+    public var webURL: String?
+    /// The web app's folder (`--web-root`); nil: the one installed beside deckd
+    /// (PREFIX/share/deckd/web), and when there is none `/` says the app is not installed.
+    public var webRoot: String?
+    /// How long a pairing code is good for (WEB.md §3: 5 minutes; hidden `--pairing-lifetime` for tests).
+    public var pairingLifetime: Duration
+
+    /// The user's plugins folder, then the example plugins `make install`
+    /// put beside this deckd (`PREFIX/share/deckd/plugins` for
+    /// `PREFIX/bin/deckd`) when that folder exists and is another one.
+    static func defaultPluginFolders(user: String, executable: String? = Self.executablePath()) -> [String] {
+        // PREFIX/bin/deckd → PREFIX: the path without its last two parts.
+        guard let parts = executable?.split(separator: "/", omittingEmptySubsequences: false), parts.count >= 3 else {
+            return [user]
+        }
+        let installed = parts.dropLast(2).joined(separator: "/") + "/share/deckd/plugins"
+        var isFolder = stat()
+        guard installed != user, stat(installed, &isFolder) == 0, isFolder.st_mode & S_IFMT == S_IFDIR else { return [user] }
+        return [user, installed]
+    }
+
+    /// This process's program, as the kernel names it (symbolic links resolved).
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
     /// The defaults of CLI.md for this user and environment.
     public static func defaults(environment: [String: String]) -> HostConfiguration {
@@ -89,7 +123,7 @@ public struct HostConfiguration: Sendable, Equatable {
             profile: nil,
             listen: "127.0.0.1:7531",
             control: control,
-            plugins: [xdg("XDG_DATA_HOME", ".local/share") + "/deckd/plugins"],
+            plugins: Self.defaultPluginFolders(user: xdg("XDG_DATA_HOME", ".local/share") + "/deckd/plugins"),
             opener: nil,
             lockProbe: nil,
             keep: 100,
@@ -104,6 +138,11 @@ public struct HostConfiguration: Sendable, Equatable {
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,
             maxQueuedActions: 256,
-            maxLayoutBytes: 2 << 20)
+            maxLayoutBytes: 2 << 20,
+            web: "127.0.0.1:7532",
+            webOrigins: [],
+            webURL: nil,
+            webRoot: nil,
+            pairingLifetime: .seconds(300))
     }
 }

@@ -28,16 +28,23 @@ final class HostCore {
     var plugins: PluginManager?
     /// The listeners, the signalfd, the folder watch and the lock probe (set in `Host.start`).
     var inputs = HostInputs()
+    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
+    var webAddress: SocketAddress?
 
     var sessions: [ConnectionID: Session] = [:]
     /// The live layout: committed, head, and the committed revision's lines.
     var live: LiveLayout
     /// The road from accepted to acknowledged: pipeline, gather, throttle.
     var commits: CommitScheduler<Outcome>
-    /// The paired devices and the failed-attempt limit, asked at each `hello`.
+    /// The paired devices, the pairing codes and the failed-attempt limit, asked at each `hello`.
     var auth: DeviceAuth
+    /// When each paired device last joined or left, since the host started (`devices`).
+    var seen: [String: Int] = [:]
     /// The manual lock and the probe's.
     var lock = LockState()
+    /// The newest generation on disk that an outcome was waiting for, as its
+    /// effects run (a reload names the one before it for `restore`).
+    var lastWritten: DeckSnapshots.SnapshotInfo?
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
     /// The layouts folder as last scanned.
@@ -56,7 +63,8 @@ final class HostCore {
         self.runner = runner
         self.live = try LiveLayout(state)
         self.commits = CommitScheduler(window: configuration.gatherWindow)
-        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json")
+        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json",
+                               pairingLifetime: configuration.pairingLifetime)
         self.catalog = catalog
         self.notices = Notices(start: notices)
     }
@@ -96,7 +104,8 @@ final class HostCore {
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
-            case .perform(let outcome):
+            case .perform(let outcome, let receipt):
+                if let receipt { lastWritten = receipt }
                 perform(outcome)
             case .writeFailed(let error):
                 logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
@@ -137,7 +146,7 @@ final class HostCore {
     private func perform(_ outcome: Outcome) {
         if let state = outcome.live {
             do {
-                try live.commit(state)
+                try live.commit(state, holdSlots: plugins?.catalog.holdSlots(in: state.layout) ?? [])
             } catch {
                 logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }
@@ -153,13 +162,15 @@ final class HostCore {
             send(message, to: id)
         case let .ok(id, requestID, withRevision):
             send(.ok(id: requestID, revision: withRevision ? live.committed.revision : nil), to: id)
+        // Layouts with sendLatest: one not yet written to a client is replaced
+        // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            sessions[id]?.connection.send(live.lines.broadcast)
+            sessions[id]?.connection.sendLatest(live.lines.broadcast)
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.send(live.lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(live.lines.broadcast) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.send(live.lines.broadcast)
+                session.connection.sendLatest(live.lines.broadcast)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
@@ -167,6 +178,8 @@ final class HostCore {
             emit(event)
         case let .log(level, message):
             logger.log(level, message)
+        case let .rebased(profile, file, rebase, revision, by, log):
+            reportRebase(profile: profile, file: file, rebase, revision: revision, by: by, log: log)
         case let .welcome(id, requestID, level):
             welcome(id, id: requestID, level: level)
         case .closeAfterFlush(let id):

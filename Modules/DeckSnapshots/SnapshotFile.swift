@@ -25,8 +25,8 @@ extension SnapshotStore {
             }
         }
         do throws(DocumentProblem) {
-            let (header, layout) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
-            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout))
+            let (header, layout, edits) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
+            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout, edits: edits))
         } catch {
             return .damaged(error.reason)
         }
@@ -37,7 +37,7 @@ extension SnapshotStore {
         let info = snapshot.info
         let header = SnapshotHeader(profile: info.profile, generation: info.generation, revision: info.revision,
                                     time: info.time, reason: info.reason, source: info.source)
-        return try fileBytes(document: SnapshotDocument.encode(header, layout: snapshot.layout))
+        return try fileBytes(document: SnapshotDocument.encode(header, layout: snapshot.layout, edits: snapshot.edits ?? []))
     }
 
     /// Any document bytes gzipped as the store gzips a snapshot, with a correct CRC-32.

@@ -32,13 +32,13 @@ struct HostCoreBugTests {
         let control = try host.controlClient()
         let watcher = try host.controlClient("watcher")
         try watcher.expectOK(.subscribe)
-        guard case .paired(_, _, let token) = try control.request(.pair(name: "kim")),
-              case .paired(_, _, let editorToken) = try control.request(.pair(name: "editor")) else { Issue.record("no token"); return }
+        guard case .paired(_, _, let token, _) = try control.request(.pair(name: "kim")),
+              case .paired(_, _, let editorToken, _) = try control.request(.pair(name: "editor")) else { Issue.record("no token"); return }
         let editor = try host.device("editor", token: editorToken)
         let phone = try host.rawDevice()
         try phone.send(.hello(Hello(device: Device(name: "phone", kind: "phone"), token: token)))
-        // `join` follows the welcome, which the phone does not read yet.
-        _ = try watcher.next(timeout: .seconds(20)) { if case .event(.join(let client)) = $0 { client.name == "phone" } else { false } }
+        // `join` follows the welcome, which the phone does not read yet; it is known by its paired name (WEB.md §3).
+        _ = try watcher.next(timeout: .seconds(20)) { if case .event(.join(let client)) = $0 { client.name == "kim" } else { false } }
         var layout = editor.welcomeLayout
         for _ in 0..<3 {
             let button = try #require(layout.button(page: 0, index: 0))

@@ -30,11 +30,14 @@ extension HostMessage {
             writer.field("locked", welcome.locked)
             writer.key("layout")
             writer.write(welcome.layout, reusing: encoded)
-        case let .layout(profile, revision, layout):
+            writer.write(holdSlots: welcome.holdSlots)
+            if let token = welcome.token { writer.field("token", token) }
+        case let .layout(profile, revision, layout, holdSlots):
             writer.field("profile", profile)
             writer.field("revision", revision)
             writer.key("layout")
             writer.write(layout, reusing: encoded)
+            writer.write(holdSlots: holdSlots)
         case .lock(let locked):
             writer.field("locked", locked)
         case .ok(_, let revision):
@@ -64,9 +67,23 @@ extension HostMessage {
         case let .export(_, profile, yaml):
             writer.field("profile", profile)
             writer.field("yaml", yaml)
-        case let .paired(_, name, token):
+        case let .paired(_, name, token, pairing):
             writer.field("name", name)
             writer.field("token", token)
+            if let pairing {
+                writer.field("code", pairing.code)
+                writer.nullableField("link", pairing.link)
+                writer.field("expires", pairing.expires)
+            }
+        case let .devices(_, devices):
+            writer.field("devices", devices) { writer, device in
+                writer.beginObject()
+                writer.field("name", device.name)
+                writer.field("pairedAt", device.pairedAt)
+                writer.nullableField("lastSeen", device.lastSeen)
+                writer.field("connected", device.connected)
+                writer.endObject()
+            }
         }
         writer.endObject()
         return writer.line()
@@ -77,7 +94,7 @@ extension HostMessage {
     private func estimatedSize(reusing encoded: EncodedLayout?) -> Int {
         switch self {
         case .welcome(_, let welcome): 256 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: welcome.layout))
-        case .layout(_, _, let layout): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
+        case .layout(_, _, let layout, _): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
         case .export(_, _, let yaml): 96 + yaml.utf8.count + yaml.utf8.count / 8
         case .status(_, let status): 512 + status.clients.count * 96
         default: 128
@@ -111,10 +128,12 @@ extension HostMessage {
                     profile: try fields.string("profile"),
                     revision: try fields.int("revision"),
                     locked: try fields.bool("locked"),
-                    layout: try fields.layout("layout")))
+                    layout: try fields.layout("layout"),
+                    holdSlots: try fields.holdSlots(),
+                    token: try fields.stringIfPresent("token")))
             case "layout":
                 return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
-                               layout: try fields.layout("layout"))
+                               layout: try fields.layout("layout"), holdSlots: try fields.holdSlots())
             case "lock":
                 return .lock(locked: try fields.bool("locked"))
             case "ok":
@@ -152,10 +171,46 @@ extension HostMessage {
             case "export":
                 return .export(id: id, profile: try fields.string("profile"), yaml: try fields.string("yaml"))
             case "paired":
-                return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"))
+                let pairing = try fields.stringIfPresent("code").map { code throws(JSONError) in
+                    PairingOffer(code: code, link: try fields.stringIfPresent("link"), expires: try fields.string("expires"))
+                }
+                return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"), pairing: pairing)
+            case "devices":
+                return .devices(id: id, try fields.array("devices", of: "devices") { value throws(JSONError) in
+                    let device = try JSONFieldReader(value, expected: "a paired device")
+                    return PairedDeviceInfo(name: try device.string("name"), pairedAt: try device.string("pairedAt"),
+                                            lastSeen: try device.stringIfPresent("lastSeen"),
+                                            connected: try device.bool("connected"))
+                })
             default:
                 return nil
             }
+        }
+    }
+}
+
+// `"holdSlots": [[page, index], …]` (PROTOCOL.md §5): left out when empty.
+extension JSONWriter {
+    mutating func write(holdSlots: [DeckSlot]) {
+        guard !holdSlots.isEmpty else { return }
+        field("holdSlots", holdSlots) { json, slot in
+            json.beginArray()
+            json.int(slot.page)
+            json.int(slot.index)
+            json.endArray()
+        }
+    }
+}
+
+extension JSONFieldReader {
+    /// `holdSlots`, empty when absent; each entry a `[page, index]` pair.
+    func holdSlots() throws(JSONError) -> [DeckSlot] {
+        try arrayIfPresent("holdSlots") { value throws(JSONError) in
+            let pair = try JSONFieldReader.array(value) { value throws(JSONError) in try JSONFieldReader.int(value) }
+            guard pair.count == 2, pair[0] >= 0, pair[1] >= 0 else {
+                throw .invalid("a hold slot is [page, index], not \(pair.count) numbers")
+            }
+            return DeckSlot(page: pair[0], index: pair[1])
         }
     }
 }

@@ -3,7 +3,8 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config
+# libssl-dev: TLS (DeckTLS); tcpdump and iproute2: the network-namespace capture test of TLS.
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libssl-dev tcpdump iproute2 openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -30,7 +31,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
 
 all: build
 
-## setup: install the system libraries (libyaml, zlib) when they are missing; quiet when present
+## setup: install the system libraries (libyaml, zlib, OpenSSL) and test tools when they are missing; quiet when present
 setup:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -39,6 +40,8 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
+	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
+	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (Tests/e2e)"; python3 -m pip install -q pytest; }
 
 ## build: debug build of every module and app
 build: setup

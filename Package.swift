@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
+        .library(name: "DeckTLS", targets: ["DeckTLS"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
     ],
@@ -65,6 +66,8 @@ let package = Package(
         .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // TLS over OpenSSL as a state machine on memory buffers (SECURITY.md §2), and the host's certificates.
+        .target(name: "DeckTLS", dependencies: ["COpenSSL"], path: "Modules/DeckTLS", swiftSettings: strict),
         // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
@@ -80,6 +83,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
         // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
@@ -139,6 +144,8 @@ let package = Package(
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
                                    "deckctl", "deckd"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
+        .testTarget(name: "DeckTLSTests", dependencies: ["DeckTLS", "DeckTestSupport"],
+                    path: "Tests/DeckTLSTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

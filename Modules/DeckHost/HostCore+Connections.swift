@@ -36,7 +36,7 @@ extension HostCore: ConnectionHandler {
             logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
-            connection.closeAfterFlush()
+            connection.closeAfterFlush(.refused)
         case .refuse(let error):
             refuseLine(line, error: error, session: session)
         case .request(let message):
@@ -67,6 +67,8 @@ extension HostCore: ConnectionHandler {
         case .notEstablished: word = "handshake"
         case .socketError: word = "error"
         case .loopStopped: word = "shutdown"
+        case .protocolViolation: word = "protocol"
+        case .streamFailed: word = "error"
         }
         logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)" + (session.closeReason.map { " (\($0))" } ?? ""))
         emit(.leave(client: info, reason: word))

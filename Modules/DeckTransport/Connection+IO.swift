@@ -39,20 +39,39 @@ extension Connection {
     }
 
     private func deliver(_ chunk: UnsafeBufferPointer<UInt8>) {
-        // The framer is taken out of `self` while it calls the handler: the
-        // handler may close this connection, which resets `self.framer`, and
-        // that must not overlap the framer's own mutating call.
-        var framer = takeFramer()
-        let outcome = framer.feed(chunk) { line in handOver(line) }
-        putBack(framer, outcome)
+        guard let stream else { return deliverFramed(chunk) }
+        let plain: [UInt8]
+        do {
+            plain = try stream.inbound(chunk, on: self)
+        } catch {
+            apply(lifecycle.fail(.streamFailed(error.description)))
+            return
+        }
+        plain.withUnsafeBufferPointer { deliverFramed($0) }
     }
 
-    /// Delivers lines kept while reading was paused (a loop task after resume).
+    /// Feeds bytes (plain, after any stream layer) to the framing, and to the
+    /// next framing too when one takes over mid-chunk (an HTTP upgrade).
+    private func deliverFramed(_ chunk: UnsafeBufferPointer<UInt8>) {
+        guard !chunk.isEmpty, lifecycle.isReceiving else { return }
+        // A local reference: the handler may close the connection meanwhile,
+        // which swaps `self.framing` out (see ``MessageFraming``).
+        let layer = framing
+        let outcome = layer.feed(chunk, on: self) { message in handOver(message) }
+        finishFeed(outcome)
+        if lifecycle.isReceiving, framing !== layer, !pendingInput.isEmpty {
+            let rest = pendingInput
+            pendingInput = []
+            rest.withUnsafeBufferPointer { deliverFramed($0) }
+        }
+    }
+
+    /// Delivers messages kept while reading was paused (a loop task after resume).
     func deliverHeldLines() {
         guard lifecycle.isReceiving, !readPaused else { return }
-        var framer = takeFramer()
-        let outcome = framer.deliverBuffered { line in handOver(line) }
-        putBack(framer, outcome)
+        let layer = framing
+        let outcome = layer.deliverHeld(on: self) { message in handOver(message) }
+        finishFeed(outcome)
         updateInterest()
     }
 
@@ -61,19 +80,22 @@ extension Connection {
         return lifecycle.isReceiving && !readPaused
     }
 
-    private func takeFramer() -> LineFramer {
-        let framer = self.framer
-        self.framer = LineFramer(maxLineBytes: framer.maxLineBytes)
-        return framer
-    }
-
-    private func putBack(_ framer: LineFramer, _ outcome: LineFramer.Outcome) {
+    private func finishFeed(_ outcome: FramingOutcome) {
         guard lifecycle.isReceiving else { return }
-        self.framer = framer
-        if outcome == .tooLong {
-            // It cannot be resynchronised mid-line: nothing after it is read.
+        switch outcome {
+        case .consumed, .stopped:
+            break
+        case .tooLong:
+            // It cannot be resynchronised mid-message: nothing after it is read.
             apply(lifecycle.stopReceiving())
             inputEnded(.lineTooLong(limit: limits.maxLineBytes))
+        case .peerFinished:
+            apply(lifecycle.stopReceiving())
+            inputEnded(.peerClosed)
+        case .violation(let why):
+            closeAfterFraming(.protocolViolation(why))
+        case .done:
+            closeAfterFraming(.closedByHost)
         }
     }
 
@@ -84,7 +106,6 @@ extension Connection {
     /// that half-closes after its last request still gets every reply.
     private func inputEnded(_ reason: CloseReason) {
         inputEnd = reason
-        framer.reset()
         updateInterest()
         listener.handler.connectionInputEnded(self)
     }

@@ -17,7 +17,14 @@ public final class Connection {
     let isRejection: Bool
     var token: UInt64 = 0
     var lifecycle = ConnectionLifecycle()
-    var framer: LineFramer
+    /// The message layer (lines by default; DeckWeb's HTTP, then WebSocket).
+    /// Replaced by an inert one when the connection closes, never mutated by
+    /// a close: it may be mid-feed (see ``MessageFraming``).
+    var framing: any MessageFraming
+    /// The byte-stream layer beneath the framing (TLS), if any.
+    var stream: (any ByteStreamLayer)?
+    /// Bytes a framing switch left unread (after an HTTP upgrade), fed to the new framing.
+    var pendingInput: [UInt8] = []
     var output = OutputQueue()
     var readPaused = false
     /// Why no more lines come (`.peerClosed` or `.lineTooLong`); nil while they may.
@@ -36,7 +43,8 @@ public final class Connection {
         self.loop = listener.loop
         self.id = id
         self.isRejection = isRejection
-        framer = LineFramer(maxLineBytes: listener.limits.maxLineBytes)
+        framing = LineFraming(maxLineBytes: listener.limits.maxLineBytes)
+        stream = listener.streamLayerFactory?()
     }
 
     var limits: ConnectionLimits { listener.limits }
@@ -74,7 +82,60 @@ public final class Connection {
     public func send(_ line: OutboundLine) -> Bool {
         loop.preconditionInLoop()
         guard lifecycle.isOpen else { return false }
-        output.append(line)
+        framing.frame(line, on: self)
+        return lifecycle.isOpen
+    }
+
+    /// Queues bytes a framing made (a frame, an HTTP response), through the
+    /// stream layer if there is one. Accepted until the descriptor closes,
+    /// so a close frame can follow the last reply.
+    package func writeFramed(_ segment: OutputSegment) {
+        guard !lifecycle.isClosed else { return }
+        if let stream {
+            writeRaw(stream.outbound(segment.bytes, on: self))
+        } else {
+            output.append(segment)
+            queued()
+        }
+    }
+
+    /// Queues bytes for the socket as they are (a stream layer's records).
+    package func writeRaw(_ bytes: [UInt8]) {
+        guard !lifecycle.isClosed, !bytes.isEmpty else { return }
+        output.append(OutputSegment(OutboundBytes(bytes)))
+        queued()
+    }
+
+    /// Replaces the message layer (an HTTP connection upgraded to WebSocket);
+    /// `remaining` (bytes read past the old layer's end) goes to the new one first.
+    package func switchFraming(to framing: any MessageFraming, remaining: [UInt8]) {
+        loop.preconditionInLoop()
+        guard lifecycle.isReceiving else { return }
+        self.framing = framing
+        pendingInput = remaining
+    }
+
+    /// Restarts the establish timeout (a framing that starts a new phase: an
+    /// HTTP request head due, a WebSocket's `hello` due after the upgrade).
+    package func restartEstablishTimer() {
+        loop.preconditionInLoop()
+        guard lifecycle.isReceiving, let timeout = limits.establishTimeout else { return }
+        established = false
+        establishTimer?.cancel()
+        establishTimer = loop.schedule(after: timeout) { [self] in establishTimedOut(timeout) }
+    }
+
+    /// Closes after what is queued, without telling the layer above anything
+    /// but the close (a framing that has finished: HTTP `Connection: close`, a violation).
+    package func closeAfterFraming(_ reason: CloseReason) {
+        loop.preconditionInLoop()
+        apply(lifecycle.stopReceiving())
+        apply(lifecycle.close(reason, afterFlush: true, outputPending: !output.isEmpty))
+    }
+
+    /// After bytes were queued: write them this turn, or check the limit
+    /// while the peer is not reading.
+    private func queued() {
         if writeBlocked {
             // The peer is not reading: check the limit now rather than let
             // the queue grow until the kernel wants more.
@@ -84,7 +145,6 @@ public final class Connection {
         } else {
             scheduleFlush()
         }
-        return lifecycle.isOpen
     }
 
     /// Marks the handshake done, which stops the establish timeout.
@@ -111,7 +171,7 @@ public final class Connection {
         guard readPaused else { return }
         readPaused = false
         guard lifecycle.isReceiving else { return }
-        if framer.holdsCompleteLines {
+        if framing.holdsCompleteMessages {
             loop.state.localTasks.append { [self] in deliverHeldLines() }
         } else {
             updateInterest()
@@ -138,12 +198,18 @@ public final class Connection {
     /// connection once it has sent its replies: after a line over the limit,
     /// ``ConnectionLimits/tooLargeReply`` goes out last; the close reason is
     /// why the input ended (`.peerClosed`, `.lineTooLong`), not `.closedByHost`.
-    public func closeAfterFlush() {
+    ///
+    /// `intent` is for layers that tell the peer why (a WebSocket's close code).
+    public func closeAfterFlush(_ intent: CloseIntent = .normal) {
         loop.preconditionInLoop()
         var reason = CloseReason.closedByHost
         if let inputEnd, lifecycle.isOpen {
             reason = inputEnd
-            if case .lineTooLong = inputEnd, let reply = limits.tooLargeReply { output.append(reply) }
+            if case .lineTooLong = inputEnd, let reply = limits.tooLargeReply { framing.frame(reply, on: self) }
+        }
+        if lifecycle.isOpen {
+            framing.finish(reason, intent: intent, on: self)
+            if let stream { writeRaw(stream.finish(on: self)) }
         }
         apply(lifecycle.close(reason, afterFlush: true, outputPending: !output.isEmpty))
     }
@@ -164,7 +230,7 @@ public final class Connection {
         if let reason = transition.notify {
             establishTimer?.cancel()
             establishTimer = nil
-            framer.reset()
+            dropFraming()
             if !isRejection {
                 let handler = listener.handler
                 loop.state.localTasks.append { [self] in handler.connectionClosed(self, reason: reason) }
@@ -195,7 +261,8 @@ public final class Connection {
     private func establishTimedOut(_ timeout: Duration) {
         establishTimer = nil
         guard lifecycle.isOpen, !established else { return }
-        if let reply = limits.establishTimeoutReply { output.append(reply) }
+        if let reply = limits.establishTimeoutReply { framing.frame(reply, on: self) }
+        framing.finish(.notEstablished(timeout: timeout), intent: .normal, on: self)
         apply(lifecycle.close(.notEstablished(timeout: timeout), afterFlush: true, outputPending: !output.isEmpty))
     }
 
@@ -215,7 +282,7 @@ public final class Connection {
         loop.state.unregister(fileDescriptor, token: token)
         Sys.close(fileDescriptor)
         output.removeAll()
-        framer.reset()
+        dropFraming()
         listener.connectionFinished(self)
     }
 
@@ -227,7 +294,14 @@ public final class Connection {
     var wantsRead: Bool {
         if lifecycle.peerSentEOF { return false }
         if lifecycle.isClosing { return true }
-        return lifecycle.isReceiving && !readPaused && !framer.holdsCompleteLines
+        return lifecycle.isReceiving && !readPaused && !framing.holdsCompleteMessages
+    }
+
+    /// Frees what the framing keeps: a fresh inert one takes its place (the
+    /// old one may be mid-feed and is freed when that returns).
+    private func dropFraming() {
+        if !(framing is ClosedFraming) { framing = ClosedFraming.shared }
+        pendingInput = []
     }
 
     func updateInterest() {

@@ -69,6 +69,11 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case socketError(errno: Int32)
     /// The event loop stopped.
     case loopStopped
+    /// The peer broke its framing's rules (a malformed HTTP head, a WebSocket
+    /// frame the RFC forbids); the framing said so on the wire first.
+    case protocolViolation(String)
+    /// The connection's stream layer (TLS) failed.
+    case streamFailed(String)
 
     /// A short phrase for the log.
     public var description: String {
@@ -80,6 +85,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case let .notEstablished(timeout): return "did not complete its handshake within \(timeout)"
         case let .socketError(code): return "socket error: \(TransportError.message(for: code))"
         case .loopStopped: return "the host is stopping"
+        case let .protocolViolation(why): return why
+        case let .streamFailed(why): return why
         }
     }
 }

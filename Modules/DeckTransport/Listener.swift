@@ -15,6 +15,9 @@ public final class Listener {
     public let limits: ConnectionLimits
     /// Told about every connection of this listener.
     public let handler: any ConnectionHandler
+    /// Makes the byte-stream layer (TLS) of each connection accepted from now
+    /// on; nil for plain connections. See ``ByteStreamLayer``.
+    package var streamLayerFactory: (() -> any ByteStreamLayer)?
 
     let loop: EventLoop
     let fileDescriptor: Int32
@@ -152,7 +155,7 @@ public final class Listener {
                 return
             }
             rejectingCount += 1
-            connection.output.append(reply)
+            connection.output.append(OutputSegment(reply))
             connection.apply(connection.lifecycle.close(.closedByHost, afterFlush: true, outputPending: true))
         } else {
             _ = send(fd, reply.bytes.baseAddress, reply.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))

@@ -1,10 +1,11 @@
 import Glibc
 
-/// The lines waiting to be written to one connection: references to shared
-/// ``OutboundLine`` buffers plus how far into the first one the kernel has
-/// taken. Nothing is copied; a broadcast line sits in many queues at once.
+/// The bytes waiting to be written to one connection: segments of shared
+/// ``OutboundLine`` buffers (or of a layer's ``OutboundBytes``) plus how far
+/// into the first one the kernel has taken. Nothing is copied; a broadcast
+/// line sits in many queues at once.
 struct OutputQueue {
-    private var lines: [OutboundLine] = []
+    private var lines: [OutputSegment] = []
     private var head = 0
     private var firstOffset = 0
     /// Bytes not yet taken by the kernel.
@@ -12,9 +13,10 @@ struct OutputQueue {
 
     var isEmpty: Bool { head == lines.count }
 
-    mutating func append(_ line: OutboundLine) {
-        lines.append(line)
-        pendingBytes += line.count
+    mutating func append(_ segment: OutputSegment) {
+        guard segment.count > 0 else { return }
+        lines.append(segment)
+        pendingBytes += segment.count
     }
 
     /// Describes up to `capacity` pending buffers as iovecs; returns how many.

@@ -67,7 +67,7 @@ let package = Package(
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
         // TLS over OpenSSL as a state machine on memory buffers (SECURITY.md §2), and the host's certificates.
-        .target(name: "DeckTLS", dependencies: ["COpenSSL"], path: "Modules/DeckTLS", swiftSettings: strict),
+        .target(name: "DeckTLS", dependencies: ["DeckTransport", "COpenSSL"], path: "Modules/DeckTLS", swiftSettings: strict),
         // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
@@ -75,7 +75,7 @@ let package = Package(
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckTLS", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)

@@ -56,6 +56,10 @@ public enum Host {
             throw .runtime("cannot use the state folder \(configuration.state): \(error); "
                 + "pass --state a folder deckd can create and write")
         }
+        // In the state folder (STATE/tls), so after it is known to be ours.
+        let tls = try configuration.tls.map { setting throws(HostError) in
+            try HostTLS(setting, stateFolder: configuration.state)
+        }
         var notices = created + store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
         if let tokenWarning { notices.append(tokenWarning) }
@@ -127,7 +131,7 @@ public enum Host {
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
                 host.searchPath = searchPath
-                try start(host, loop: loop, sockets: sockets)
+                try start(host, loop: loop, sockets: sockets, tls: tls)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -146,7 +150,7 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets) throws(HostError) {
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets, tls: HostTLS?) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
@@ -165,8 +169,9 @@ public enum Host {
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
+                tls?.install(on: tcp)
                 host.listeners.append(tcp)
-                places.append("\(tcp.address) (devices)")
+                places.append("\(tcp.address) (devices\(tls == nil ? "" : ", TLS"))")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.listeners.append(control)
@@ -174,7 +179,16 @@ public enum Host {
         } catch {
             throw .runtime(error.description)
         }
-        host.signals = try SignalSource(loop: loop) { [weak host] signal in host?.received(signal: signal) }
+        if let tls {
+            for notice in tls.notices { host.logger.warning(notice) }
+            host.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
+        } else if let warning = HostTLS.plaintextWarning(for: host.listeners) {
+            host.logger.warning(warning)
+        }
+        host.signals = try SignalSource(loop: loop) { [weak host] signal in
+            if signal == SIGHUP, let host { tls?.reload(logger: host.logger) }
+            host?.received(signal: signal)
+        }
         do {
             host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)

@@ -60,7 +60,23 @@ public enum HostArguments {
             ?? configuration.pluginPolicy.readyTimeout
         configuration.maxRunningActions = parsed[maxRunningActions] ?? configuration.maxRunningActions
         configuration.maxQueuedActions = parsed[maxQueuedActions] ?? configuration.maxQueuedActions
+        configuration.tls = try tlsSetting(parsed)
         return .run(configuration)
+    }
+
+    /// `--tls auto`, or `--tls-cert` with `--tls-key` (both or neither).
+    private static func tlsSetting(_ parsed: ParsedCommand) throws(HostError) -> TLSSetting? {
+        if parsed[tls] != nil { return .automatic }
+        switch (parsed[tlsCertificate], parsed[tlsKey]) {
+        case (nil, nil):
+            return nil
+        case let (certificate?, key?):
+            return .files(certificate: certificate, key: key)
+        case (_?, nil):
+            throw .usage("--tls-cert needs --tls-key (the certificate's private key, PEM); see deckd --help")
+        case (nil, _?):
+            throw .usage("--tls-key needs --tls-cert (the certificate, PEM), or use --tls auto; see deckd --help")
+        }
     }
 
     /// `deckd --help`.
@@ -101,6 +117,15 @@ public enum HostArguments {
                                             validate: atLeast(1))
     static let requireToken = Flag("require-token",
                                    help: "every TCP device needs a token, loopback too (for tunnels and proxies)")
+    static let tls = Option<String>("tls", value: "auto",
+                                    help: "TLS on the device port and the web listener with a self-signed certificate "
+                                        + "kept in STATE/tls (see deckctl pair for its fingerprint)",
+                                    validate: { $0 == "auto" ? nil : "must be auto (or give --tls-cert and --tls-key)" })
+    static let tlsCertificate = Option<String>("tls-cert", value: "FILE",
+                                               help: "TLS with this PEM certificate (chain), re-read on SIGHUP",
+                                               completion: .file, validate: notEmpty)
+    static let tlsKey = Option<String>("tls-key", value: "FILE", help: "the private key (PEM) of --tls-cert",
+                                       completion: .file, validate: notEmpty)
     static let logLevel = Option<LogLevel>("log-level", value: "debug|info|warning|error",
                                            help: "the least important lines logged (default info)")
     // For tests: a fast hello timeout and lock probe.
@@ -128,16 +153,17 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
+                      maxConnections, requireToken, tls, tlsCertificate, tlsKey, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
                       pluginReadyTimeout, maxRunningActions, maxQueuedActions],
-            groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all")],
+            groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all"),
+                     OptionGroup(["tls", "tls-cert"], meaning: "a self-signed certificate, or your own")],
             notes: [("options given twice", """
                         The later value wins, and so does the later of --listen and --no-tcp: a \
                         wrapper can append to a default command line.
                         """),
                     ("running", """
                         Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \
-                        cleanly, SIGHUP re-reads the profile files and the plugins folders.
+                        cleanly, SIGHUP re-reads the profile files, the plugins folders and the --tls-cert/--tls-key files.
                         """),
                     ("exit status", """
                         0   clean stop

@@ -28,7 +28,10 @@ public struct TLSSession {
         case awaitingFirstByte
         case handshaking
         case open
-        /// close_notify received or sent; nothing more is read or written.
+        /// The peer sent close_notify: nothing more is read, but the replies
+        /// owed to what it sent may still be written (TLS 1.3 half-close).
+        case peerFinished
+        /// close_notify sent; nothing more is read or written.
         case finished
         case failed
     }
@@ -81,7 +84,7 @@ public struct TLSSession {
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) -> [Action] {
         guard !bytes.isEmpty else { return [] }
         switch state {
-        case .finished, .failed:
+        case .finished, .failed, .peerFinished:
             return []
         case .awaitingFirstByte:
             guard bytes[0] == Self.handshakeRecordType else {
@@ -112,7 +115,7 @@ public struct TLSSession {
             return []
         case .finished, .failed:
             return []
-        case .open:
+        case .open, .peerFinished:
             var actions: [Action] = []
             write(plaintext, into: &actions)
             return actions
@@ -122,7 +125,7 @@ public struct TLSSession {
     /// Ends the session: the close_notify alert to write before closing the socket.
     public mutating func close() -> [Action] {
         switch state {
-        case .open:
+        case .open, .peerFinished:
             state = .finished
             OpenSSLErrors.clear()
             _ = SSL_shutdown(connection.ssl)
@@ -185,7 +188,7 @@ public struct TLSSession {
         if let output = connection.drainOutput() { actions.append(.write(output)) }
         if !plaintext.isEmpty { actions.append(.deliver(plaintext)) }
         if let outcome {
-            state = outcome == .closedByPeer ? .finished : .failed
+            state = outcome == .closedByPeer ? .peerFinished : .failed
             actions.append(outcome)
         }
     }

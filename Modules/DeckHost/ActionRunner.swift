@@ -2,7 +2,7 @@ import DeckModel
 import DeckProtocol
 
 /// One press whose action runs off the event loop.
-struct ActionRequest: Sendable {
+struct ActionRequest: Sendable, Equatable {
     /// Where the pressed button is.
     var page: Int
     var index: Int

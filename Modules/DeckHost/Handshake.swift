@@ -25,8 +25,8 @@ struct Handshake {
         /// Send `welcome` (echoing `id`) and treat the connection as a client.
         /// `pairedName` is the device whose token it presented, if any.
         case establish(id: RequestID?, access: ClientAccess, device: Device, pairedName: String?)
-        /// Send the error, then close. `failedToken`: count a failed token
-        /// attempt against the peer's address.
+        /// Send the error, then close. `failedToken`: the refusal was a
+        /// missing or wrong token (``DeviceAuth`` has counted it).
         case refuseAndClose(ProtocolError, failedToken: Bool)
         /// A request from an established connection, rights already checked.
         case request(ClientMessage)
@@ -49,14 +49,11 @@ struct Handshake {
         return nil
     }
 
-    /// Feeds one line.
-    ///
-    /// - Parameters:
-    ///   - attemptsBlocked: the peer's address has failed too many tokens
-    ///     lately; a token check is refused at once without comparing.
-    ///   - pairedName: the device a token belongs to (constant-time lookup), nil for none.
-    mutating func receive(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
-                          pairedName: (String) -> String?) -> Action {
+    /// Feeds one line. `authenticate` is asked at the `hello` only — once
+    /// per connection — with the hello and whether it must carry valid
+    /// credentials (``Rules/needsToken``); ``DeviceAuth`` answers it.
+    mutating func receive(_ line: some Collection<UInt8>, rules: Rules,
+                          authenticate: (Hello, _ required: Bool) -> DeviceAuth.Decision) -> Action {
         switch state {
         case .closed:
             return .refuse(ProtocolError(.handshake, "the connection is closing"))
@@ -67,7 +64,7 @@ struct Handshake {
                 return .refuse(error)
             }
         case .awaitingHello:
-            let action = hello(line, rules: rules, attemptsBlocked: attemptsBlocked, pairedName: pairedName)
+            let action = hello(line, rules: rules, authenticate: authenticate)
             switch action {
             case .establish(_, let access, _, _): state = .established(access)
             default: state = .closed
@@ -76,8 +73,24 @@ struct Handshake {
         }
     }
 
-    private func hello(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
-                       pairedName: (String) -> String?) -> Action {
+    /// Feeds one line with fixed answers for the credentials.
+    ///
+    /// - Parameters:
+    ///   - attemptsBlocked: the peer's address has failed too many tokens
+    ///     lately; a token check is refused at once without comparing.
+    ///   - pairedName: the device a token belongs to (constant-time lookup), nil for none.
+    mutating func receive(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
+                          pairedName: (String) -> String?) -> Action {
+        receive(line, rules: rules) { hello, required in
+            if required && attemptsBlocked { return .blocked }
+            let name = hello.token.flatMap(pairedName)
+            guard required, name == nil else { return .accepted(pairedName: name) }
+            return hello.token == nil ? .noToken : .invalidToken
+        }
+    }
+
+    private func hello(_ line: some Collection<UInt8>, rules: Rules,
+                       authenticate: (Hello, Bool) -> DeviceAuth.Decision) -> Action {
         let id: RequestID?
         let hello: Hello
         let level: Int
@@ -96,21 +109,23 @@ struct Handshake {
                 "device kind 'control' is accepted only on the host's control socket; use deckctl on the host itself",
                 id: id), failedToken: false)
         }
-        let name = hello.token.flatMap(pairedName)
-        if rules.needsToken {
-            if attemptsBlocked {
-                return .refuseAndClose(ProtocolError(.unauthorized,
-                    "too many failed tokens from this address; wait a minute before trying again", id: id), failedToken: false)
-            }
-            guard let name else {
-                let why = hello.token == nil
-                    ? "this host needs a device token; pair the device with `deckctl pair NAME` on the host"
-                    : "the token is not valid (never paired, or unpaired); pair the device again with `deckctl pair NAME`"
-                return .refuseAndClose(ProtocolError(.unauthorized, why, id: id), failedToken: true)
-            }
+        switch authenticate(hello, rules.needsToken) {
+        case .blocked:
+            return .refuseAndClose(ProtocolError(.unauthorized,
+                "too many failed tokens from this address; wait a minute before trying again", id: id), failedToken: false)
+        case .noToken:
+            return .refuseAndClose(ProtocolError(.unauthorized,
+                "this host needs a device token; pair the device with `deckctl pair NAME` on the host", id: id),
+                failedToken: true)
+        case .invalidToken:
+            return .refuseAndClose(ProtocolError(.unauthorized,
+                "the token is not valid (never paired, or unpaired); pair the device again with `deckctl pair NAME`", id: id),
+                failedToken: true)
+        case .accepted(let name) where rules.needsToken:
             return .establish(id: id, access: ClientAccess(level: level, isControl: false), device: hello.device, pairedName: name)
+        case .accepted(let name):
+            let access = ClientAccess(level: level, isControl: hello.device.isControl && rules.isControlSocket)
+            return .establish(id: id, access: access, device: hello.device, pairedName: name)
         }
-        let access = ClientAccess(level: level, isControl: hello.device.isControl && rules.isControlSocket)
-        return .establish(id: id, access: access, device: hello.device, pairedName: name)
     }
 }

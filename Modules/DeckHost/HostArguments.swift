@@ -51,6 +51,7 @@ public enum HostArguments {
         configuration.logLevel = parsed[logLevel] ?? configuration.logLevel
         configuration.helloTimeout = parsed[helloTimeout].map { .milliseconds($0) } ?? configuration.helloTimeout
         configuration.lockProbeInterval = parsed[lockProbeInterval].map { .milliseconds($0) } ?? configuration.lockProbeInterval
+        configuration.gatherWindow = parsed[gatherWindow].map { .milliseconds($0) } ?? configuration.gatherWindow
         if let milliseconds = parsed[pluginRestartDelay] {
             let delay = Duration.milliseconds(milliseconds)
             configuration.pluginPolicy.firstRestartDelay = delay
@@ -133,6 +134,9 @@ public enum HostArguments {
                                           hidden: true, validate: atLeast(1))
     static let lockProbeInterval = Option<Int>("lock-probe-interval", value: "MS", help: "lock probe period, in milliseconds",
                                                hidden: true, validate: atLeast(1))
+    // For tests: a gather window long enough to see who a batch waits for.
+    static let gatherWindow = Option<Int>("gather-window", value: "MS", help: "how long a batch's devices are waited for",
+                                          hidden: true, validate: atLeast(0))
     // For tests: plugin supervision timings and the action queue's bounds.
     static let pluginRestartDelay = Option<Int>("plugin-restart-delay", value: "MS", help: "first plugin restart delay",
                                                 hidden: true, validate: atLeast(1))
@@ -153,7 +157,8 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, tls, tlsCertificate, tlsKey, logLevel, helloTimeout, lockProbeInterval, pluginRestartDelay,
+                      maxConnections, requireToken, tls, tlsCertificate, tlsKey, logLevel, helloTimeout,
+                      lockProbeInterval, gatherWindow, pluginRestartDelay,
                       pluginReadyTimeout, maxRunningActions, maxQueuedActions],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all"),
                      OptionGroup(["tls", "tls-cert"], meaning: "a self-signed certificate, or your own")],

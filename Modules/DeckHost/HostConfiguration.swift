@@ -43,6 +43,9 @@ public struct HostConfiguration: Sendable, Equatable {
     public var helloTimeout: Duration
     /// Seconds between runs of the lock probe (hidden `--lock-probe-interval`, for tests).
     public var lockProbeInterval: Duration
+    /// How long after a batch its devices are waited for (``BatchGather``;
+    /// hidden `--gather-window`, for tests that need the wait long).
+    public var gatherWindow: Duration
     /// Plugin supervision timings and bounds (PLUGINS.md §3); hidden options
     /// shorten them for tests (`--plugin-restart-delay`, `--plugin-ready-timeout`).
     public var pluginPolicy: PluginPolicy
@@ -95,6 +98,7 @@ public struct HostConfiguration: Sendable, Equatable {
             logLevel: .info,
             helloTimeout: .seconds(10),
             lockProbeInterval: .seconds(2),
+            gatherWindow: .milliseconds(2),
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,
             maxQueuedActions: 256,

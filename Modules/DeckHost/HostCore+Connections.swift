@@ -16,12 +16,10 @@ extension HostCore: ConnectionHandler {
 
     func connection(_ connection: Connection, received line: Data) {
         guard let session = sessions[connection.id], !stopping else { return }
-        let now = ContinuousClock.now
-        let address = connection.peer.host
-        let blocked = session.rules.needsToken && limiter.isBlocked(address, now: now)
-        let tokens = self.tokens
-        let action = session.handshake.receive(line, rules: session.rules, attemptsBlocked: blocked) {
-            tokens.name(forToken: $0)
+        // The credentials are asked about at the hello only (DeviceAuth):
+        // the limiter is neither checked nor pruned for later lines.
+        let action = session.handshake.receive(line, rules: session.rules) { hello, required in
+            auth.authenticate(hello, required: required, from: connection.peer.host, now: .now)
         }
         switch action {
         case let .establish(id, access, device, pairedName):
@@ -29,10 +27,9 @@ extension HostCore: ConnectionHandler {
             let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
             session.info = ClientInfo(name: device.name, kind: device.kind, address: address, protocolLevel: access.level)
             session.pairedName = pairedName
-            let connectionID = connection.id
-            submit(Outcome([.run { core in core.welcome(connectionID, id: id, level: access.level) }]))
-        case let .refuseAndClose(error, failedToken):
-            if failedToken { limiter.recordFailure(address, now: now) }
+            submit(Outcome([.welcome(connection.id, id: id, level: access.level)]))
+        case .refuseAndClose(let error, _):
+            // A failed token is counted by DeviceAuth already.
             logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
@@ -51,14 +48,13 @@ extension HostCore: ConnectionHandler {
     /// order: closing behind them sends them all first, then `tooLarge` if
     /// that was the end, then closes.
     func connectionInputEnded(_ connection: Connection) {
-        let id = connection.id
-        submit(Outcome([.run { core in core.sessions[id]?.connection.closeAfterFlush() }]))
+        submit(Outcome([.closeAfterFlush(connection.id)]))
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
         heard(from: connection.id)
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
-        liftHolds(of: connection.id)
+        if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
@@ -82,7 +78,7 @@ extension HostCore: ConnectionHandler {
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let info = session.info else { return }
-        let line = lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
+        let line = live.lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !session.isControl {
             session.receivesBroadcasts = true
@@ -108,11 +104,9 @@ extension HostCore: ConnectionHandler {
            refusedByLock(kind, id: error.id, from: session) {
             return
         }
-        var effects = refusal(error, request: type ?? "a request", session: session)
-        if error.code == .invalid, let type, RequestKind(rawValue: type)?.rule.editsLayout == true {
-            effects.insert(.layoutAfterEdit(session.connection.id), at: 1)
-        }
-        submit(Outcome(effects), from: session)
+        let edit = error.code == .invalid && type.flatMap(RequestKind.init(rawValue:))?.rule.editsLayout == true
+        submit(Outcome(refusal(error, request: type ?? "a request", session: session, then: edit ? .afterEdit : .none)),
+               from: session)
     }
 
     /// The `type` of a line that failed to decode, when it has a readable one.

@@ -11,12 +11,11 @@ extension HostCore {
         let id = message.id
         switch message.request {
         case .status:
-            submit(Outcome([.run { core in core.send(.status(id: id, core.status()), to: connection) }]), from: session)
+            submit(Outcome([.status(connection, id)]), from: session)
         case .lock:
             var effects: [Effect] = [.ok(connection, id, withRevision: false)]
             if case .broadcast(let locked, let source) = lock.lock() {
-                effects += [.broadcastLock(locked), .event(.lock(locked: locked, source: source, by: session.info)),
-                            .log(.info, "locked\(byline(session))")]
+                effects += Effect.lockChanged(locked, source: source, by: session.info, log: "locked\(byline(session))")
             }
             submit(Outcome(effects), from: session)
         case .unlock:
@@ -28,19 +27,14 @@ extension HostCore {
             case .unlocked(let action):
                 var effects: [Effect] = [.ok(connection, id, withRevision: false)]
                 if case .broadcast(let locked, let source) = action {
-                    effects += [.broadcastLock(locked), .event(.lock(locked: locked, source: source, by: session.info)),
-                                .log(.info, "unlocked\(byline(session))")]
+                    effects += Effect.lockChanged(locked, source: source, by: session.info, log: "unlocked\(byline(session))")
                 }
                 submit(Outcome(effects), from: session)
             }
         case .profiles:
-            submit(Outcome([.run { core in core.send(core.profilesReply(id: id), to: connection) }]), from: session)
+            submit(Outcome([.profiles(connection, id)]), from: session)
         case .subscribe:
-            submit(Outcome([.run { core in
-                guard let session = core.sessions[connection] else { return }
-                session.subscribed = true
-                session.receivesBroadcasts = true
-            }, .ok(connection, id, withRevision: false), .run { core in core.sendTitles(to: connection) }]), from: session)
+            submit(Outcome([.subscribe(connection), .ok(connection, id, withRevision: false), .titles(connection)]), from: session)
         case .pair(let name):
             pair(name, id: id, from: session)
         case .unpair(let name):
@@ -65,8 +59,8 @@ extension HostCore {
     func status() -> HostStatus {
         let clients = sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
         var names = catalog.names
-        if !names.contains(committed.profile) { names = (names + [committed.profile]).sorted() }
-        return HostStatus(host: hostInfo, profile: committed.profile, revision: committed.revision, locked: lock.isLocked,
+        if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
+        return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
                           clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
                           notices: allNotices, plugins: plugins?.statuses ?? [])
     }
@@ -74,73 +68,64 @@ extension HostCore {
     /// The `profiles` reply: every valid profile, the live one as it is live.
     func profilesReply(id: RequestID?) -> HostMessage {
         var infos = catalog.profiles.map { file -> ProfileInfo in
-            let layout = file.profile.name == committed.profile ? committed.layout : file.profile.layout
+            let layout = file.profile.name == live.committed.profile ? live.committed.layout : file.profile.layout
             return ProfileInfo(name: file.profile.name, file: file.fingerprint.file, pages: layout.pages.count,
                                buttons: layout.buttonCount)
         }
-        if !infos.contains(where: { $0.name == committed.profile }) {
-            let file = committed.source?.file ?? ""
-            infos.append(ProfileInfo(name: committed.profile, file: file, pages: committed.layout.pages.count,
-                                     buttons: committed.layout.buttonCount))
+        if !infos.contains(where: { $0.name == live.committed.profile }) {
+            let file = live.committed.source?.file ?? ""
+            infos.append(ProfileInfo(name: live.committed.profile, file: file, pages: live.committed.layout.pages.count,
+                                     buttons: live.committed.layout.buttonCount))
             infos.sort { $0.name < $1.name }
         }
-        return .profiles(id: id, active: committed.profile, profiles: infos)
+        return .profiles(id: id, active: live.committed.profile, profiles: infos)
     }
 
     /// `pair NAME`: a new token, on disk before it is shown. Pairing a name
     /// again revokes its old token as `unpair` would: the connections that
     /// presented it are closed (none can hold the new one before it is shown).
     private func pair(_ name: String, id: RequestID?, from session: Session) {
-        let replaced = tokens.devices.first { $0.name == name }
-        let token = tokens.pair(name, now: UTCTime.now())
+        let (token, undo) = auth.pair(name, now: UTCTime.now())
         let connection = session.connection.id
-        saveTokens(for: session, undo: { $0.restore(name, to: replaced) }, request: "pair", id: id) { core in
-            core.logger.info("paired a device as '\(name)'" + (replaced == nil ? "" : ", replacing its old token")
+        saveTokens(for: session, undo: undo, request: "pair", id: id) { core in
+            core.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
                              + core.byline(core.sessions[connection]))
-            core.closeConnections(pairedAs: name)
-            core.submit(Outcome([.send(connection, .paired(id: id, name: name, token: token))]))
-        }
-    }
-
-    /// Closes every connection that presented `name`'s token, now revoked.
-    private func closeConnections(pairedAs name: String) {
-        for device in sessions.values where device.pairedName == name {
-            device.closeReason = "unpaired"
-            device.connection.close()
+            return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token))]
         }
     }
 
     /// `unpair NAME`: the token is forgotten at once (a new hello with it is
     /// refused), then written, then that device's connections are closed.
     private func unpair(_ name: String, id: RequestID?, from session: Session) {
-        let removed = tokens.devices.first { $0.name == name }
-        guard tokens.unpair(name) else {
+        guard let undo = auth.unpair(name) else {
             submit(Outcome(refusal(ProtocolError(.notFound, "no device is paired as '\(name)'", id: id), request: "unpair",
                                    session: session)), from: session)
             return
         }
         let connection = session.connection.id
-        saveTokens(for: session, undo: { $0.restore(name, to: removed) }, request: "unpair", id: id) { core in
-            core.closeConnections(pairedAs: name)
+        saveTokens(for: session, undo: undo, request: "unpair", id: id) { core in
             core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
-            core.submit(Outcome([.ok(connection, id, withRevision: false)]))
+            return [.closeRevoked(pairedAs: name), .ok(connection, id, withRevision: false)]
         }
     }
 
-    /// Writes the tokens; on failure `undo` takes this one change back and the sender gets `internal`.
-    private func saveTokens(for session: Session, undo: @escaping (inout TokenStore) -> Void, request: String, id: RequestID?,
-                            then saved: @escaping (HostCore) -> Void) {
-        let store = tokens
-        let path = tokensPath
+    /// Writes the tokens; on failure `undo` takes this one change back and
+    /// the sender gets `internal`. Once written, the effects `saved` returns
+    /// go into the pipeline: closing the revoked connections behind the
+    /// replies still owed to them, so none is dropped.
+    private func saveTokens(for session: Session, undo: DeviceAuth.Undo, request: String, id: RequestID?,
+                            then saved: @escaping (HostCore) -> [Effect]) {
+        let store = auth.tokens
+        let path = auth.path
         let connection = session.connection.id
         onDisk(for: session, { _ in
             Result { () throws(HostError) in try TokenStore.save(store, path: path) }
         }, then: { core, result in
             switch result {
             case .success:
-                saved(core)
+                core.submit(Outcome(saved(core)))
             case .failure(let error):
-                undo(&core.tokens)
+                core.auth.undo(undo)
                 guard let session = core.sessions[connection] else { return }
                 core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not save the device tokens: \(error)", id: id),
                                                  request: request, session: session)))

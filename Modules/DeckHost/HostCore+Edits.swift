@@ -28,9 +28,8 @@ extension HostCore {
     /// to the refused sender only, §6) and returns true; otherwise false.
     func refusedByLock(_ kind: RequestKind, id: RequestID?, from session: Session) -> Bool {
         guard case .refuse(let reason) = LockGate.decide(kind, locked: lock.isLocked) else { return false }
-        var effects = refusal(ProtocolError(.locked, reason, id: id), request: kind.rawValue, session: session)
-        effects.insert(.layoutTo(session.connection.id), at: 1)
-        submit(Outcome(effects), from: session)
+        submit(Outcome(refusal(ProtocolError(.locked, reason, id: id), request: kind.rawValue, session: session,
+                               then: .toSender)), from: session)
         return true
     }
 
@@ -40,7 +39,7 @@ extension HostCore {
         let id = session.connection.id
         // After this edit is queued: a device the next batch waits for has now sent (HostCore+Gather.swift).
         defer { heard(from: id) }
-        var layout = head.layout
+        var layout = live.head.layout
         let change: EditChange?
         let next: LiveState?
         do throws(DeckModelError) {
@@ -48,8 +47,8 @@ extension HostCore {
             if change != nil, layout.pages.count > DeckConstants.maximumPages {
                 throw DeckModelError.invalidLayout("a layout may hold at most \(DeckConstants.maximumPages) pages")
             }
-            next = change.map { _ in LiveState(profile: head.profile, revision: head.revision + 1, layout: layout, source: head.source) }
-            if let size = next?.encoded.json.count, size > configuration.maxLayoutBytes, size > head.encoded.json.count {
+            next = change.map { _ in live.next(layout: layout) }
+            if let size = next?.encoded.json.count, size > configuration.maxLayoutBytes, size > live.head.encoded.json.count {
                 throw DeckModelError.invalidLayout("the layout would be \(size) bytes of JSON, more than the "
                     + "\(configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
                     + "commands or settings, or clear buttons that are not used")
@@ -60,9 +59,8 @@ extension HostCore {
             case .stale: .stale
             case .invalidButton, .invalidLayout: .invalid
             }
-            var effects = refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue, session: session)
-            effects.insert(.layoutAfterEdit(id), at: 1)
-            submit(Outcome(effects), from: session)
+            submit(Outcome(refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue,
+                                   session: session, then: .afterEdit)), from: session)
             return
         }
         guard let change, let state = next else {
@@ -72,24 +70,13 @@ extension HostCore {
                             .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
             return
         }
-        head = state
+        live.accept(state)
         let (event, text) = change.describe(revision: state.revision, by: session.info)
-        let requestID = message.id
-        let request = message.kind.rawValue
         submit(Outcome(live: state,
                        [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
                         .log(.info, text + byline(session))],
-                       failure: { core, error in core.refuseAfterFailedWrite(error, id: requestID, request: request, connection: id) }),
-               write: state.snapshot(reason: message.kind.rawValue), from: session)
-    }
-
-    /// The reply to an edit whose snapshot could not be written.
-    func refuseAfterFailedWrite(_ error: any Error, id: RequestID?, request: String, connection: ConnectionID) {
-        guard let session = sessions[connection] else { return }
-        let failure = ProtocolError(.internal, "could not save the layout: \(error); nothing changed", id: id)
-        for effect in refusal(failure, request: request, session: session) {
-            perform(effect)
-        }
+                       ifWriteFails: [.refuse(id, message.id, request: message.kind.rawValue)]),
+               write: state.snapshot(reason: message.kind.rawValue), editor: id, from: session)
     }
 
     /// Applies one edit to `layout`; nil when it changes nothing.

@@ -23,8 +23,8 @@ extension HostCore {
         case .reading(let reading):
             logger.debug("the lock probe says \(reading)")
             if case .broadcast(let locked, let source) = lock.probeReported(reading) {
-                submit(Outcome([.broadcastLock(locked), .event(.lock(locked: locked, source: source, by: nil)),
-                                .log(.info, locked ? "locked: the desktop session is locked" : "unlocked: the desktop session is unlocked")]))
+                submit(Outcome(Effect.lockChanged(locked, source: source, by: nil,
+                    log: locked ? "locked: the desktop session is locked" : "unlocked: the desktop session is unlocked")))
             }
         }
     }

@@ -20,7 +20,7 @@ extension HostCore {
         plugins = manager
         let folders = configuration.plugins.joined(separator: ", ")
         logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
-        manager.layoutChanged(committed.layout)
+        manager.layoutChanged(live.committed.layout)
     }
 
     /// Hands a press of a plugin button to its plugin; how that went is the

@@ -12,11 +12,11 @@ extension HostCore {
             submit(Outcome(refusal(ProtocolError(code, message, id: id), request: "press", session: session)), from: session)
         }
         do {
-            try head.layout.checkRange(page: page, index: index)
+            try live.head.layout.checkRange(page: page, index: index)
         } catch {
             return refuse(.outOfRange, error.description)
         }
-        let button = head.layout.button(page: page, index: index)
+        let button = live.head.layout.button(page: page, index: index)
         // A press that names its button is checked first: a slot emptied
         // since the device drew it no longer holds that button (`stale`, as
         // `clearButton` with `expecting` says), so the device learns its
@@ -35,24 +35,24 @@ extension HostCore {
         let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
         if phase != .tap && !session.isControl {
             // deckctl's `press --down` and `--up` come on two connections, on purpose.
-            effects.append(.run { core in core.trackHold(request, of: connection) })
+            effects.append(.trackHold(request, of: connection))
         }
-        if case let .plugin(plugin, command, settings) = button.action {
+        if case .plugin = button.action {
             // Plugins learn every phase as it is, in the order the presses came.
-            effects.append(.run { core in core.pressPlugin(request, plugin: plugin, command: command, settings: settings) })
+            effects.append(.pressPlugin(request))
         } else if phase == .up {
             // Built-in actions run on `tap` or `down`; the `up` edge is for plugins.
             effects.append(.log(.debug, "'\(button.name)': the up edge of a \(button.action.kind) action does nothing"))
         } else {
             switch button.action {
             case .page(let target):
-                let shown = target.resolve(from: page, pageCount: head.layout.pages.count)
+                let shown = target.resolve(from: page, pageCount: live.head.layout.pages.count)
                 effects.append(.send(connection, .showPage(page: shown)))
-                effects.append(.run { core in core.actionEnded(request, .delivered) })
+                effects.append(.actionEnded(request, .delivered))
             case .profile(let name):
-                effects.append(.run { core in core.switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: request) })
+                effects.append(.switchProfile(name, press: request))
             case .run, .open:
-                effects.append(.run { core in core.startAction(request) })
+                effects.append(.startAction(request))
             case .plugin:
                 break  // handed to the plugin above
             }

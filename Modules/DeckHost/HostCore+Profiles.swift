@@ -48,25 +48,22 @@ extension HostCore {
     func applyReload(_ scanned: ProfileCatalog, requester: Session?, id: RequestID?, explicit: Bool) {
         let changes = scanned.changes(since: catalog.fingerprints)
         catalog = scanned
-        let active = head.profile
+        let active = live.head.profile
         let connection = requester?.connection.id
         let activeFile = scanned.profile(named: active)
         let broken = ProfileResolver.brokenFiles(named: active, in: scanned)
         for file in changes.all where !(activeFile?.fingerprint.file == file) && !broken.contains(where: { $0.fingerprint.file == file }) {
             reportOtherFile(file, in: scanned, removed: changes.removed.contains(file))
         }
-        if let activeFile, ProfileResolver.snapshotSource(of: activeFile.fingerprint) != head.source {
-            let state = LiveState(profile: active, revision: head.revision + 1, layout: activeFile.profile.layout,
-                                  source: ProfileResolver.snapshotSource(of: activeFile.fingerprint))
-            head = state
+        if let activeFile, ProfileResolver.snapshotSource(of: activeFile.fingerprint) != live.head.source {
+            let state = live.advance(layout: activeFile.profile.layout, source: ProfileResolver.snapshotSource(of: activeFile.fingerprint))
             var effects: [Effect] = []
             if let connection { effects.append(.ok(connection, id, withRevision: true)) }
             effects += [.broadcastLayout,
                         .event(.reload(profile: active, revision: state.revision, problems: [], by: requester?.info)),
                         .log(.info, "reloaded '\(active)' from \(activeFile.fingerprint.file) (revision \(state.revision))\(byline(requester))")]
-            submit(Outcome(live: state, effects, failure: { core, error in
-                if let connection { core.refuseAfterFailedWrite(error, id: id, request: "reload", connection: connection) }
-            }), write: state.snapshot(reason: "reload"))
+            submit(Outcome(live: state, effects, ifWriteFails: connection.map { [.refuse($0, id, request: "reload")] } ?? []),
+                   write: state.snapshot(reason: "reload"))
             return
         }
         if activeFile == nil, !broken.isEmpty {
@@ -83,7 +80,7 @@ extension HostCore {
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, id, withRevision: true)) }
         if explicit || changes.all.contains(where: { $0 == activeFile?.fingerprint.file }) {
-            effects.append(.event(.reload(profile: active, revision: head.revision, problems: [], by: requester?.info)))
+            effects.append(.event(.reload(profile: active, revision: live.head.revision, problems: [], by: requester?.info)))
         }
         if activeFile == nil {
             effects.append(.log(.warning, "profile '\(active)' has no file in \(folder.path) any more; its live layout stays"))
@@ -102,10 +99,8 @@ extension HostCore {
     /// `error invalid` with `message` and every problem of the `broken` files.
     func refusal(_ broken: [ProfileCatalog.File], _ message: String, request: String, id: RequestID?,
                  session: Session) -> [Effect] {
-        var effects = refusal(ProtocolError(.invalid, message, id: id), request: request, session: session)
-        effects[0] = .send(session.connection.id, .error(id: id, code: .invalid, message: message,
-                                                         problems: broken.flatMap(\.problems).map(problem)))
-        return effects
+        refusal(ProtocolError(.invalid, message, id: id), request: request, session: session,
+                problems: broken.flatMap(\.problems).map(problem))
     }
 
     /// A profile file other than the live one changed: log it, tell subscribers.
@@ -130,7 +125,7 @@ extension HostCore {
     /// PROFILE.md resolves it becomes live, as a new revision.
     func switchProfile(to name: String, reason: String, session: Session?, requestID: RequestID?, press: ActionRequest?) {
         let connection = session?.connection.id
-        if name == head.profile {
+        if name == live.head.profile {
             if let connection { submit(Outcome([.ok(connection, requestID, withRevision: true)])) }
             if let press { actionEnded(press, .delivered) }
             return
@@ -181,26 +176,24 @@ extension HostCore {
             return
         }
         for notice in resolution.notices { note(notice) }
-        let state = LiveState(profile: name, revision: head.revision + 1, layout: resolution.layout, source: resolution.source)
-        head = state
+        let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source)
         let by = session?.info ?? press?.by
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
         effects += [.broadcastLayout, .event(.profile(profile: name, revision: state.revision, by: by)),
                     .log(.info, "switched to profile '\(name)' (revision \(state.revision))" + (by.map { " by \($0.name)" } ?? ""))]
-        if let press { effects.append(.run { core in core.actionEnded(press, .delivered) }) }
-        submit(Outcome(live: state, effects, failure: { core, error in
-            if let connection { core.refuseAfterFailedWrite(error, id: requestID, request: "useProfile", connection: connection) }
-            if let press { core.actionEnded(press, .failed(reason: "could not save the layout: \(error)")) }
-        }), write: state.snapshot(reason: reason))
+        if let press { effects.append(.actionEnded(press, .delivered)) }
+        let failures: [WriteFailure] = (connection.map { [.refuse($0, requestID, request: "useProfile")] } ?? [])
+            + (press.map { [.actionFailed($0)] } ?? [])
+        submit(Outcome(live: state, effects, ifWriteFails: failures), write: state.snapshot(reason: reason))
     }
 
     // MARK: Snapshots, restore, export
 
     /// `snapshots [profile]`: the history, newest first.
     func snapshots(of requested: String?, id: RequestID?, from session: Session) {
-        let profile = requested ?? head.profile
-        let known = profile == head.profile || catalog.profile(named: profile) != nil
+        let profile = requested ?? live.head.profile
+        let known = profile == live.head.profile || catalog.profile(named: profile) != nil
             || !ProfileResolver.brokenFiles(named: profile, in: catalog).isEmpty
         let connection = session.connection.id
         onDisk(for: session, { store in
@@ -228,7 +221,7 @@ extension HostCore {
     /// `restore GENERATION`: that snapshot of the live profile becomes the
     /// live layout as a new revision (and a new generation).
     func restore(_ generation: Int, id: RequestID?, from session: Session) {
-        let profile = head.profile
+        let profile = live.head.profile
         let connection = session.connection.id
         onDisk(for: session, { store in
             Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) }
@@ -250,20 +243,19 @@ extension HostCore {
                 core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "restore", session: session)))
                 return
             }
-            guard core.head.profile == profile else {
+            guard core.live.head.profile == profile else {
                 core.submit(Outcome(core.refusal(ProtocolError(.invalid, "the live profile changed while restoring; send restore again", id: id),
                                                  request: "restore", session: session)))
                 return
             }
             // The restored layout keeps the live source: it is the live state
             // of the file as it is now, so it survives a restart.
-            let state = LiveState(profile: profile, revision: core.head.revision + 1, layout: snapshot.layout, source: core.head.source)
-            core.head = state
+            let state = core.live.advance(layout: snapshot.layout)
             core.submit(Outcome(live: state, [
                 .ok(connection, id, withRevision: true), .broadcastLayout,
                 .event(.restore(profile: profile, generation: generation, revision: state.revision, by: session.info)),
                 .log(.info, "restored generation \(generation) of '\(profile)' (revision \(state.revision))\(core.byline(session))"),
-            ], failure: { core, error in core.refuseAfterFailedWrite(error, id: id, request: "restore", connection: connection) }),
+            ], ifWriteFails: [.refuse(connection, id, request: "restore")]),
                         write: state.snapshot(reason: "restore"), from: session)
         })
     }
@@ -272,11 +264,8 @@ extension HostCore {
     /// state, as switching to it would make live) as profile YAML.
     func export(_ requested: String?, id: RequestID?, from session: Session) {
         let connection = session.connection.id
-        guard let name = requested, name != head.profile else {
-            submit(Outcome([.run { core in
-                let yaml = DeckProfile(name: core.committed.profile, layout: core.committed.layout).yaml
-                core.send(.export(id: id, profile: core.committed.profile, yaml: yaml), to: connection)
-            }]), from: session)
+        guard let name = requested, name != live.head.profile else {
+            submit(Outcome([.exportLive(connection, id)]), from: session)
             return
         }
         let catalog = self.catalog

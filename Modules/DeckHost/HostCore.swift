@@ -24,23 +24,17 @@ final class HostCore {
     let runner: any ActionRunner
     let hostInfo: HostInfo
     let folder: ProfileFolder
-    let tokensPath: String
 
     var sessions: [ConnectionID: Session] = [:]
-    /// Durable and acknowledged: what `welcome`, `status` and `export` show.
-    var committed: LiveState
-    /// `committed` plus every accepted change still on its way to disk; new
-    /// edits are checked against it, so they apply in arrival order.
-    var head: LiveState
-    /// The committed revision's layout lines, encoded once.
-    var lines: LayoutLines
+    /// The live layout: committed, head, and the committed revision's lines.
+    var live: LiveLayout
     var lock = LockState()
     var catalog: ProfileCatalog
-    var tokens: TokenStore
-    var limiter = FailedAttemptLimiter()
+    /// The paired devices and the failed-attempt limit, asked at each `hello`.
+    var auth: DeviceAuth
     var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
     /// Which devices the next batch waits for (HostCore+Gather.swift).
-    var gather = BatchGather()
+    var gather: BatchGather
     var gatherTimer: LoopTimer?
     /// Sentences for `status` about how this run started (a damaged snapshot
     /// set aside and an older one resumed, the file winning over edits): kept
@@ -57,9 +51,8 @@ final class HostCore {
     var probe: LockProbe?
     /// Every plugin (started in `Host.start`).
     var plugins: PluginManager?
-    /// The plugin buttons each connection holds down (a `down` not yet
-    /// followed by its `up`), lifted for it if it leaves first (HostCore+Holds.swift).
-    var holds: [ConnectionID: [HeldSlot: ActionRequest]] = [:]
+    /// The plugin buttons each device holds down.
+    var holds = HeldButtons()
     /// `PATH`, for plugin programs named without a `/`.
     var searchPath: String?
     var stopping = false
@@ -80,12 +73,10 @@ final class HostCore {
         self.runner = runner
         self.hostInfo = HostInfo(version: Host.version)
         self.folder = ProfileFolder(path: configuration.layouts)
-        self.tokensPath = configuration.state + "/tokens.json"
-        self.committed = state
-        self.head = state
-        self.lines = try LayoutLines(state)
+        self.live = try LiveLayout(state)
         self.catalog = catalog
-        self.tokens = tokens
+        self.gather = BatchGather(window: configuration.gatherWindow)
+        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json")
         self.startNotices = Self.bounded(notices)
     }
 
@@ -95,8 +86,12 @@ final class HostCore {
     // MARK: The pipeline
 
     /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
-    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, from session: Session? = nil) {
-        if write != nil { gather.queuedWrite(from: session?.connection.id) }
+    /// `editor`: the client whose edit request the write is, which the next
+    /// batch may wait for (BatchGather) — nil for writes no device asked for
+    /// (reloads, restores, profile switches). `session`: the sender, paused
+    /// when too much waits.
+    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, editor: ConnectionID? = nil, from session: Session? = nil) {
+        if write != nil { gather.queuedWrite(from: editor) }
         handlePipeline(pipeline.submit(outcome, write: write))
         if write != nil { armGatherTimer() }
         if let session, pipeline.count >= throttleHigh, !session.throttled {
@@ -122,13 +117,13 @@ final class HostCore {
                     rolledBack = true
                     logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
                 }
-                outcome.failure?(self, error)
+                for failure in outcome.ifWriteFails { perform(failure, error: error) }
             }
         }
         if rolledBack {
             // Nothing half-applied: everything not on disk is forgotten, and
             // every client is shown the layout that is.
-            head = committed
+            live.rollBack()
             gather.queueDropped()
             perform(.broadcastLayout)
         }
@@ -150,15 +145,14 @@ final class HostCore {
     }
 
     private func perform(_ outcome: Outcome) {
-        if let live = outcome.live {
-            committed = live
+        if let state = outcome.live {
             do {
-                lines = try LayoutLines(live)
+                try live.commit(state)
             } catch {
-                logger.error("could not encode the layout of revision \(live.revision): \(error)")
+                logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }
             // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
-            plugins?.layoutChanged(live.layout)
+            plugins?.layoutChanged(state.layout)
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -168,24 +162,72 @@ final class HostCore {
         case let .send(id, message):
             send(message, to: id)
         case let .ok(id, requestID, withRevision):
-            send(.ok(id: requestID, revision: withRevision ? committed.revision : nil), to: id)
+            send(.ok(id: requestID, revision: withRevision ? live.committed.revision : nil), to: id)
         case .layoutTo(let id):
-            sessions[id]?.connection.send(lines.broadcast)
+            sessions[id]?.connection.send(live.lines.broadcast)
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.send(lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.send(live.lines.broadcast) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.send(lines.broadcast)
+                session.connection.send(live.lines.broadcast)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
-            if locked { liftAllHolds() }
         case .event(let event):
             emit(event)
         case let .log(level, message):
             logger.log(level, message)
-        case .run(let body):
-            body(self)
+        case let .welcome(id, requestID, level):
+            welcome(id, id: requestID, level: level)
+        case .closeAfterFlush(let id):
+            sessions[id]?.connection.closeAfterFlush()
+        case .closeRevoked(let name):
+            for device in sessions.values where device.pairedName == name {
+                device.closeReason = "unpaired"
+                device.connection.closeAfterFlush()
+            }
+        case .subscribe(let id):
+            guard let session = sessions[id] else { return }
+            session.subscribed = true
+            session.receivesBroadcasts = true
+        case .titles(let id):
+            sendTitles(to: id)
+        case let .status(id, requestID):
+            send(.status(id: requestID, status()), to: id)
+        case let .profiles(id, requestID):
+            send(profilesReply(id: requestID), to: id)
+        case let .exportLive(id, requestID):
+            let committed = live.committed
+            send(.export(id: requestID, profile: committed.profile,
+                         yaml: DeckProfile(name: committed.profile, layout: committed.layout).yaml), to: id)
+        case let .trackHold(request, connection):
+            holds.track(request, of: connection)
+        case .liftHolds(let connection):
+            guard !stopping else { return }
+            lift(holds.left(connection)) { who in "\(who) left while holding it down" }
+        case .liftAllHolds:
+            lift(holds.liftAll()) { who in "the host locked while \(who) held it down" }
+        case .pressPlugin(let request):
+            guard case let .plugin(plugin, command, settings) = request.button.action else { return }
+            pressPlugin(request, plugin: plugin, command: command, settings: settings)
+        case .startAction(let request):
+            startAction(request)
+        case let .actionEnded(request, outcome):
+            actionEnded(request, outcome)
+        case let .switchProfile(name, press):
+            switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: press)
+        }
+    }
+
+    /// What an entry whose write failed does instead of its effects.
+    private func perform(_ failure: WriteFailure, error: any Error) {
+        switch failure {
+        case let .refuse(connection, id, request):
+            guard let session = sessions[connection] else { return }
+            let refused = ProtocolError(.internal, "could not save the layout: \(error); nothing changed", id: id)
+            for effect in refusal(refused, request: request, session: session) { perform(effect) }
+        case .actionFailed(let press):
+            actionEnded(press, .failed(reason: "could not save the layout: \(error)"))
         }
     }
 
@@ -231,12 +273,12 @@ final class HostCore {
         return Array(notices.prefix(noticeLimit - 1)) + ["\(more) more notices at start-up; see the log"]
     }
 
-    /// A refusal: the error to the sender, a `refused` event and a log line.
-    func refusal(_ error: ProtocolError, request: String, session: Session) -> [Effect] {
-        let who = session.info?.name ?? session.connection.peer.description
-        return [.send(session.connection.id, error.reply),
-                .event(.refused(request: request, code: error.code, message: error.message, by: session.info)),
-                .log(.info, "refused \(request) from \(who): \(error.code.rawValue): \(error.message)")]
+    /// A refusal: the error to the sender (with `problems` when given), the
+    /// layout `then` says, a `refused` event and a log line (``Effect/refusal(_:request:to:by:who:problems:then:)``).
+    func refusal(_ error: ProtocolError, request: String, session: Session, problems: [Problem]? = nil,
+                 then layout: RefusalLayout = .none) -> [Effect] {
+        Effect.refusal(error, request: request, to: session.connection.id, by: session.info,
+                 who: session.info?.name ?? session.connection.peer.description, problems: problems, then: layout)
     }
 
     /// `'Files' by Kim's iPhone` style suffix.

@@ -1,0 +1,75 @@
+import DeckProtocol
+
+/// Who may connect (PROTOCOL.md §9, SECURITY.md): the paired devices'
+/// tokens and the failed-attempt limit, asked once per connection — at its
+/// `hello` — and changed by `pair` and `unpair`. Loop-confined; no I/O (the
+/// host writes ``tokens`` to ``path``), so tests drive it directly.
+///
+/// Pairing codes (issue 14) belong here too: a one-time code in a `hello`
+/// is checked by ``authenticate(_:required:from:now:)`` and gets a decision
+/// like a token does, so the handshake and the host need no new state.
+struct DeviceAuth {
+    /// What ``authenticate(_:required:from:now:)`` decided.
+    enum Decision: Equatable {
+        /// Let it in; `pairedName` is the device whose token it presented, if any.
+        case accepted(pairedName: String?)
+        /// The address failed too many times lately: refused without comparing.
+        case blocked
+        /// A token was needed and none was given (counted as a failure).
+        case noToken
+        /// The token given belongs to no paired device (counted as a failure).
+        case invalidToken
+    }
+
+    /// How to take one `pair` or `unpair` back when its write failed.
+    struct Undo: Equatable {
+        var name: String
+        var device: PairedDevice?
+    }
+
+    /// Where the tokens are saved (`STATE/tokens.json`).
+    let path: String
+    /// The paired devices.
+    private(set) var tokens: TokenStore
+    private var limiter: FailedAttemptLimiter
+
+    init(tokens: TokenStore, path: String, limiter: FailedAttemptLimiter = FailedAttemptLimiter()) {
+        self.tokens = tokens
+        self.path = path
+        self.limiter = limiter
+    }
+
+    /// The credentials of one `hello` from `address` (the peer's host part).
+    /// `required`: the connection must present a valid one (a remote peer,
+    /// or `--require-token`). Without `required` a token is still looked up,
+    /// so `unpair` can close the connections that presented it.
+    mutating func authenticate(_ hello: Hello, required: Bool, from address: String,
+                               now: ContinuousClock.Instant) -> Decision {
+        if required, limiter.isBlocked(address, now: now) { return .blocked }
+        let name = hello.token.flatMap(tokens.name(forToken:))
+        guard required, name == nil else { return .accepted(pairedName: name) }
+        limiter.recordFailure(address, now: now)
+        return hello.token == nil ? .noToken : .invalidToken
+    }
+
+    /// A new token for `name`, replacing its old one.
+    mutating func pair(_ name: String, now: Int) -> (token: String, undo: Undo) {
+        let undo = Undo(name: name, device: tokens.devices.first { $0.name == name })
+        return (tokens.pair(name, now: now), undo)
+    }
+
+    /// Forgets `name`'s token at once (a new `hello` with it is refused); nil
+    /// when no device has that name.
+    mutating func unpair(_ name: String) -> Undo? {
+        let undo = Undo(name: name, device: tokens.devices.first { $0.name == name })
+        return tokens.unpair(name) ? undo : nil
+    }
+
+    /// Takes a change back (its write failed).
+    mutating func undo(_ undo: Undo) {
+        tokens.restore(undo.name, to: undo.device)
+    }
+
+    /// How many addresses have failures remembered.
+    var trackedAddresses: Int { limiter.trackedAddresses }
+}

@@ -1,0 +1,58 @@
+import DeckModel
+import DeckSnapshots
+import DeckTransport
+
+/// The live layout at its two revisions: `committed` (durable and
+/// acknowledged) and `head` (committed plus every accepted change still on
+/// its way to disk), with the committed revision's lines encoded once.
+///
+/// Every new revision is made here, one above `head`, so the rule "a live
+/// change is revision + 1 on top of what was accepted before" is written
+/// once. Loop-confined; no I/O, so tests drive it directly.
+struct LiveLayout {
+    /// What `welcome`, `status` and `export` show.
+    private(set) var committed: LiveState
+    /// What new edits are checked against, so they apply in arrival order.
+    private(set) var head: LiveState
+    /// The committed revision's layout lines.
+    private(set) var lines: LayoutLines
+
+    init(_ state: LiveState) throws(TransportError) {
+        committed = state
+        head = state
+        lines = try LayoutLines(state)
+    }
+
+    /// The revision a change of `head` would make (not yet accepted): the
+    /// same profile and source unless given.
+    func next(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil) -> LiveState {
+        LiveState(profile: profile ?? head.profile, revision: head.revision + 1, layout: layout,
+                  source: source ?? head.source)
+    }
+
+    /// `state` (made by ``next(layout:profile:source:)``) becomes `head`; its
+    /// write goes to the pipeline, and it is committed once durable.
+    mutating func accept(_ state: LiveState) {
+        precondition(state.revision == head.revision + 1, "a live change is one revision above head")
+        head = state
+    }
+
+    /// A change of `head` made and accepted in one step.
+    mutating func advance(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil) -> LiveState {
+        let state = next(layout: layout, profile: profile, source: source)
+        accept(state)
+        return state
+    }
+
+    /// `state` is durable: it becomes `committed`, and its lines are encoded.
+    /// Throws when the lines cannot be encoded (the old lines stay).
+    mutating func commit(_ state: LiveState) throws(TransportError) {
+        committed = state
+        lines = try LayoutLines(state)
+    }
+
+    /// A write failed: every change not on disk is forgotten.
+    mutating func rollBack() {
+        head = committed
+    }
+}

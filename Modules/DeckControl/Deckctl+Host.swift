@@ -74,6 +74,11 @@ extension Deckctl {
                 "  \(Label.clean(token))",
                 "Enter it in the device's app; deckctl cannot show it again. Pairing the same name",
                 "again replaces the token; 'deckctl unpair NAME' revokes it.")
+        // With --json the reply alone is printed (a pairing link carries the fingerprint as fp=).
+        if !run.json, let fingerprint = try hostStatus(run).tlsFingerprint {
+            run.say("The host speaks TLS; a device should pin its certificate's SHA-256 fingerprint:",
+                    "  \(Label.clean(fingerprint))")
+        }
         return .ok
     }
 

@@ -180,6 +180,7 @@ public enum Host {
             throw .runtime(error.description)
         }
         if let tls {
+            host.certificateFingerprint = { tls.fingerprint }
             for notice in tls.notices { host.logger.warning(notice) }
             host.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
         } else if let warning = HostTLS.plaintextWarning(for: host.listeners) {

@@ -55,6 +55,9 @@ final class HostCore {
     var holds = HeldButtons()
     /// `PATH`, for plugin programs named without a `/`.
     var searchPath: String?
+    /// The served certificate's fingerprint for `status` (set by the host's
+    /// TLS, which HostCore knows nothing else of); nil without TLS.
+    var certificateFingerprint: () -> String? = { nil }
     var stopping = false
     var stopped = false
     var exitStatus = ExitStatus.success

@@ -225,3 +225,23 @@ def test_plain_listener_off_loopback_warns_once_and_tls_does_not():
         assert not loopback.lines_with("without TLS")
     finally:
         loopback.stop()
+
+
+def test_status_and_pair_show_the_fingerprint(auto_host):
+    expected = auto_host.fingerprint_from_log()
+    status = json.loads(auto_host.deckctl("status", "--json"))
+    assert status["tls"] == {"fingerprint": expected}
+    assert f"tls:       on, certificate SHA-256 {expected}" in auto_host.deckctl("status")
+    text = auto_host.deckctl("pair", "tablet")
+    assert expected in text and "pin" in text
+    # --json prints the one reply, nothing after it.
+    assert json.loads(auto_host.deckctl("pair", "tablet2", "--json"))["type"] == "paired"
+
+
+def test_status_says_tls_is_off_on_a_plain_host():
+    host = Host()
+    try:
+        assert "tls" not in json.loads(host.deckctl("status", "--json"))
+        assert "tls:       off" in host.deckctl("status")
+    finally:
+        host.stop()

@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
         .library(name: "DeckTLS", targets: ["DeckTLS"]),
+        .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
     ],
@@ -72,10 +73,13 @@ let package = Package(
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
+        // HTTP/1.1 for the web app's files and the WebSocket device protocol (WEB.md), on DeckTransport's loop; icons.
+        .target(name: "DeckWeb", dependencies: ["DeckTransport", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
+                path: "Modules/DeckWeb", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckTLS", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckTLS", "DeckWeb", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -85,6 +89,12 @@ let package = Package(
                        providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        // No pkg-config file for these three in Debian: linked by name.
+        .systemLibrary(name: "CHTTPParser", path: "Modules/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        .systemLibrary(name: "CWslay", path: "Modules/CWslay", providers: [.apt(["libwslay-dev"])]),
+        .systemLibrary(name: "CNettle", path: "Modules/CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CQRencode", path: "Modules/CQRencode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"])]),
         // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
@@ -146,6 +156,8 @@ let package = Package(
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckTLSTests", dependencies: ["DeckTLS", "DeckTestSupport"],
                     path: "Tests/DeckTLSTests", swiftSettings: strict),
+        .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
+                    path: "Tests/DeckWebTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

@@ -15,7 +15,9 @@ package final class HostProcess {
     /// Starts `deckd` and waits for `deckd ready`.
     package init(deckd: String, layouts: String, state: String, control: String, extra: [String] = []) throws {
         let child = try Child(deckd, ["--layouts", layouts, "--state", state, "--control", control,
-                                      "--listen", "127.0.0.1:0"] + extra, watchFor: "deckd ready")
+                                      "--listen", "127.0.0.1:0"]
+                                      + (extra.contains { $0.hasPrefix("--web") } ? [] : ["--no-web"]) + extra,
+                                  watchFor: "deckd ready")
         guard let ready = child.waitForLine(timeout: 30) else {
             child.signal(SIGKILL)
             child.wait()

@@ -3,6 +3,7 @@ import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
+import DeckWeb
 import Glibc
 
 /// The deck host daemon: serves the live layout to devices over TCP and to
@@ -131,7 +132,7 @@ public enum Host {
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
                 host.searchPath = searchPath
-                try start(host, loop: loop, sockets: sockets, tls: tls)
+                try start(host, loop: loop, sockets: sockets, tls: tls, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -150,7 +151,8 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets, tls: HostTLS?) throws(HostError) {
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets, tls: HostTLS?,
+                              environment: [String: String]) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
@@ -172,6 +174,19 @@ public enum Host {
                 tls?.install(on: tcp)
                 host.listeners.append(tcp)
                 places.append("\(tcp.address) (devices\(tls == nil ? "" : ", TLS"))")
+            }
+            if let socket = sockets.web {
+                let server = WebServer(configuration: WebConfiguration(
+                    root: configuration.webRoot, extraOrigins: configuration.webOrigins, secure: tls != nil,
+                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment)),
+                    host: host, loop: loop)
+                var webLimits = limits
+                webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
+                let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
+                tls?.install(on: web)  // the same layer as the device port's, beneath HTTP and WebSocket
+                host.listeners.append(web)
+                host.webAddress = web.address
+                places.append("\(tls == nil ? "http" : "https")://\(web.address)/ (web)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.listeners.append(control)
@@ -217,6 +232,8 @@ private struct HostSockets {
     let control: BoundSocket
     /// The devices' TCP port; nil with `--no-tcp`.
     let tcp: BoundSocket?
+    /// The web listener; nil with `--no-web`.
+    let web: BoundSocket?
 
     /// Binds the control socket first: when a live deckd holds it, "another
     /// host is listening" says more than the port that is in use as well.
@@ -224,6 +241,7 @@ private struct HostSockets {
         do {
             control = try BoundSocket(.unix(path: configuration.control))
             tcp = try configuration.listen.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
+            web = try configuration.web.map { text throws(TransportError) in try BoundSocket(Endpoint(tcp: text)) }
         } catch {
             throw .runtime(error.description)
         }

@@ -1,5 +1,6 @@
 import DeckCommandLine
 import DeckTransport
+import DeckWeb
 
 /// The command line of `deckd` (CLI.md), declared once with DeckCommandLine:
 /// the parser, `deckd --help` and the usage errors all come from
@@ -61,6 +62,11 @@ public enum HostArguments {
             ?? configuration.pluginPolicy.readyTimeout
         configuration.maxRunningActions = parsed[maxRunningActions] ?? configuration.maxRunningActions
         configuration.maxQueuedActions = parsed[maxQueuedActions] ?? configuration.maxQueuedActions
+        configuration.web = parsed[noWeb] ? nil : parsed[web] ?? configuration.web
+        configuration.webOrigins = parsed.all(webOrigin)
+        configuration.webURL = parsed[webURL]
+        configuration.webRoot = parsed[webRoot] ?? WebConfiguration.installedRoot()
+        configuration.pairingLifetime = parsed[pairingLifetime].map { .milliseconds($0) } ?? configuration.pairingLifetime
         configuration.tls = try tlsSetting(parsed)
         return .run(configuration)
     }
@@ -129,6 +135,22 @@ public enum HostArguments {
                                        completion: .file, validate: notEmpty)
     static let logLevel = Option<LogLevel>("log-level", value: "debug|info|warning|error",
                                            help: "the least important lines logged (default info)")
+    static let web = Option<String>("web", value: "HOST:PORT",
+                                    help: "the web deck and its WebSocket (default 127.0.0.1:7532; 0.0.0.0:7532 for phones on the network)",
+                                    validate: endpoint)
+    static let noWeb = Flag("no-web", help: "serve no web deck")
+    static let webOrigin = Option<String>("web-origin", value: "ORIGIN",
+                                          help: "another origin allowed to open the WebSocket (a reverse proxy's https://NAME); repeatable",
+                                          repeatable: true, validate: origin)
+    static let webURL = Option<String>("web-url", value: "URL",
+                                       help: "the address pairing links use (default: this machine's network address and the web port)",
+                                       validate: url)
+    static let webRoot = Option<String>("web-root", value: "DIR",
+                                        help: "the web app's files (default PREFIX/share/deckd/web beside deckd)",
+                                        completion: .directory, validate: notEmpty)
+    // For tests: pairing codes that expire at once.
+    static let pairingLifetime = Option<Int>("pairing-lifetime", value: "MS", help: "how long a pairing code is good for",
+                                             hidden: true, validate: atLeast(1))
     // For tests: a fast hello timeout and lock probe.
     static let helloTimeout = Option<Int>("hello-timeout", value: "MS", help: "time to hello, in milliseconds",
                                           hidden: true, validate: atLeast(1))
@@ -157,10 +179,11 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, tls, tlsCertificate, tlsKey, logLevel, helloTimeout,
-                      lockProbeInterval, gatherWindow, pluginRestartDelay,
-                      pluginReadyTimeout, maxRunningActions, maxQueuedActions],
+                      maxConnections, requireToken, web, noWeb, webOrigin, webURL, webRoot, tls, tlsCertificate, tlsKey,
+                      logLevel, helloTimeout, lockProbeInterval, gatherWindow, pluginRestartDelay, pluginReadyTimeout,
+                      maxRunningActions, maxQueuedActions, pairingLifetime],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all"),
+                     OptionGroup(["web", "no-web"], meaning: "browsers connect, or not at all"),
                      OptionGroup(["tls", "tls-cert"], meaning: "a self-signed certificate, or your own")],
             notes: [("options given twice", """
                         The later value wins, and so does the later of --listen and --no-tcp: a \
@@ -186,6 +209,15 @@ public enum HostArguments {
 
     private static func atLeast(_ minimum: Int) -> @Sendable (Int) -> String? {
         { $0 >= minimum ? nil : "must be a whole number of at least \(minimum)" }
+    }
+
+    private static func origin(_ text: String) -> String? {
+        (text.hasPrefix("http://") || text.hasPrefix("https://")) && !text.dropFirst(8).contains("/")
+            ? nil : "must be an origin such as https://deck.example.org (scheme and host, no path)"
+    }
+
+    private static func url(_ text: String) -> String? {
+        text.hasPrefix("http://") || text.hasPrefix("https://") ? nil : "must be a URL such as https://deck.example.org"
     }
 
     private static func endpoint(_ text: String) -> String? {

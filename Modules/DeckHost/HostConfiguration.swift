@@ -66,6 +66,18 @@ public struct HostConfiguration: Sendable, Equatable {
     /// not held to it, and an edit that does not grow a larger layout (a move,
     /// a clear) is always allowed.
     public var maxLayoutBytes: Int
+    /// `HOST:PORT` of the web listener (`--web`, WEB.md §1); nil with `--no-web`.
+    public var web: String?
+    /// Origins besides the page's own that may open the WebSocket (`--web-origin`).
+    public var webOrigins: [String]
+    /// The address pairing links use (`--web-url`); nil: the machine's first
+    /// non-loopback address when the listener is on a wildcard address, else the listener's own.
+    public var webURL: String?
+    /// The web app's folder (`--web-root`); nil: the one installed beside deckd
+    /// (PREFIX/share/deckd/web), and when there is none `/` says the app is not installed.
+    public var webRoot: String?
+    /// How long a pairing code is good for (WEB.md §3: 5 minutes; hidden `--pairing-lifetime` for tests).
+    public var pairingLifetime: Duration
 
     /// The defaults of CLI.md for this user and environment.
     public static func defaults(environment: [String: String]) -> HostConfiguration {
@@ -103,6 +115,11 @@ public struct HostConfiguration: Sendable, Equatable {
             maxRunningActions: 16,
             maxQueuedActions: 256,
             tls: nil,
-            maxLayoutBytes: 2 << 20)
+            maxLayoutBytes: 2 << 20,
+            web: "127.0.0.1:7532",
+            webOrigins: [],
+            webURL: nil,
+            webRoot: nil,
+            pairingLifetime: .seconds(300))
     }
 }

@@ -46,6 +46,8 @@ final class HostCore {
     /// What `status` shows: how this run started, then the newest later notices.
     var allNotices: [String] { startNotices + notices }
     var listeners: [Listener] = []
+    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
+    var webAddress: SocketAddress?
     var signals: SignalSource?
     var watcher: ProfileWatcher?
     var probe: LockProbe?

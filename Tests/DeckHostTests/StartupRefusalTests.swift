@@ -92,7 +92,7 @@ struct LayoutsFolderTests {
         func deckd(_ arguments: [String]) throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try BuiltProducts.path("deckd"))
-            process.arguments = ["--listen", "127.0.0.1:0", "--plugins", root.path + "/plugins"] + arguments
+            process.arguments = ["--listen", "127.0.0.1:0", "--no-web", "--plugins", root.path + "/plugins"] + arguments
             process.environment = ["HOME": root.path, "XDG_CONFIG_HOME": root.path + "/config",
                                    "XDG_STATE_HOME": root.path + "/state", "XDG_RUNTIME_DIR": run, "PATH": "/usr/bin:/bin"]
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))

@@ -80,13 +80,18 @@ public final class HostProcess: @unchecked Sendable {
         return try wait(process, timeout: timeout)
     }
 
+    /// deckd's web listener defaults to 127.0.0.1:7532: hosts that ask for none get `--no-web`, so parallel tests never share it.
+    private func webDefault(_ given: [String]) -> [String] {
+        given.contains { $0.hasPrefix("--web") || $0 == "--no-web" } ? [] : ["--no-web"]
+    }
+
     private func launch(extra: [String]) throws -> Process {
         logOffset = log.utf8.count
         let process = Process()
         let deckd = try BuiltProducts.path("deckd")
         // Plugins only from the test's own folder (`plugins`), never the user's.
         let options = ["--layouts", layouts, "--state", state, "--listen", "127.0.0.1:0", "--control", control,
-                       "--plugins", root.path + "/plugins"] + arguments + extra
+                       "--plugins", root.path + "/plugins"] + webDefault(arguments + extra) + arguments + extra
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = Array(launcher.dropFirst()) + [deckd] + options

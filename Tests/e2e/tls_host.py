@@ -49,7 +49,7 @@ class Host:
         threading.Thread(target=self._drain, daemon=True).start()
         ready = self.wait_for("deckd ready", ready_timeout)
         self.port = int(re.search(r":(\d+) \(devices", ready).group(1))
-        web = re.search(r":(\d+) \(web", ready)
+        web = re.search(r":(\d+)/? \(web", ready)
         self.web_port = int(web.group(1)) if web else None
 
     def _drain(self):

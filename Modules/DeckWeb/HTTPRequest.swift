@@ -1,0 +1,54 @@
+/// One request head, as http_parser read it.
+struct HTTPRequest: Equatable {
+    /// `GET`, `HEAD`, … (as http_parser names it).
+    var method: String
+    /// The request target as sent (path and query).
+    var target: String
+    /// Header fields in order; names as sent (compare case-insensitively).
+    var headers: [(name: String, value: String)]
+    /// HTTP/1.x minor version.
+    var minorVersion: Int
+    /// Whether the connection stays open after the response (http_should_keep_alive).
+    var keepAlive: Bool
+    /// http_parser saw `Connection: upgrade` with an `Upgrade` header.
+    var isUpgrade: Bool
+    /// A body was announced (`Content-Length` > 0 or chunked).
+    var hasBody: Bool
+
+    /// The first value of a header, by case-insensitive name.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name }?.value
+    }
+
+    /// The comma-separated tokens of every value of a header, lowercased.
+    func tokens(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name }
+            .flatMap { $0.value.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: " \t").lowercased() }
+    }
+
+    /// The path without query or fragment.
+    var path: String {
+        String(target.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.target == rhs.target && lhs.minorVersion == rhs.minorVersion
+            && lhs.keepAlive == rhs.keepAlive && lhs.isUpgrade == rhs.isUpgrade && lhs.hasBody == rhs.hasBody
+            && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
+    }
+}
+
+extension String {
+    /// Without leading and trailing characters of `set` (no Foundation needed).
+    func trimmingCharacters(in set: String) -> String {
+        var view = Substring(self)
+        while let first = view.first, set.contains(first) { view.removeFirst() }
+        while let last = view.last, set.contains(last) { view.removeLast() }
+        return String(view)
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
+}

@@ -1,0 +1,85 @@
+/// Which response a request gets (WEB.md §2), apart from the WebSocket upgrade.
+/// Nothing here reveals the layout or a token: only the app's files and icons.
+struct WebResponder {
+    let files: StaticFiles
+    let icons: IconCache
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let head = request.method == "HEAD"
+        guard request.method == "GET" || head else {
+            return .text(405, "Only GET and HEAD are served.", extra: [("Allow", "GET, HEAD")])
+        }
+        var response: HTTPResponse
+        let path = request.path
+        if path == "/ws" {
+            response = .text(426, "This is the deck's WebSocket: connect with a WebSocket client.",
+                             extra: [("Upgrade", "websocket")])
+        } else if path.hasPrefix("/icons/") {
+            let name = StaticFiles.percentDecoded(String(path.dropFirst("/icons/".count))) ?? ""
+            if let icon = icons.icon(named: name) {
+                response = serve(icon, request)
+            } else {
+                response = .text(404, "No icon named '\(name)' in this machine's icon themes.")
+            }
+        } else if let file = files.file(for: path) {
+            response = serve(file, request)
+        } else if path == "/" || path == "/index.html" {
+            response = serve(BuiltInPage.file, request)
+        } else {
+            response = .text(404, "Nothing here: \(path).")
+        }
+        response.omitBody = head
+        return response
+    }
+
+    /// A file with its validators; `304` when the client has it; gzip when allowed.
+    private func serve(_ file: StaticFile, _ request: HTTPRequest) -> HTTPResponse {
+        let gzip = file.gzipped != nil && Self.acceptsGzip(request)
+        let etag = gzip ? file.gzipETag : file.etag
+        var headers: [(String, String)] = [("Content-Type", file.contentType), ("ETag", etag),
+                                           ("Cache-Control", "no-cache")]
+        if file.gzipped != nil { headers.append(("Vary", "Accept-Encoding")) }
+        if file.isPage { headers += Self.pageHeaders(host: request.header("host")) }
+        if let tags = request.header("if-none-match"), Self.matches(tags, etag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        if gzip { headers.append(("Content-Encoding", "gzip")) }
+        return HTTPResponse(status: 200, headers: headers, body: gzip ? file.gzipped! : file.bytes)
+    }
+
+    /// The page may load only from its own origin and talk only to its own WebSocket.
+    static func pageHeaders(host: String?) -> [(String, String)] {
+        var connect = "'self'"
+        if let host, !host.isEmpty, host.utf8.allSatisfy({ byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || Array("-.:[]".utf8).contains(byte)
+        }) {
+            // Older Safari does not count ws: as 'self'; name the socket itself.
+            connect += " ws://\(host)/ws wss://\(host)/ws"
+        }
+        let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+            + "manifest-src 'self'; connect-src \(connect); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        return [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")]
+    }
+
+    /// `Accept-Encoding` names gzip (or `*`) without `q=0`.
+    static func acceptsGzip(_ request: HTTPRequest) -> Bool {
+        request.tokens("accept-encoding").contains { token in
+            let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }
+            guard parts.first == "gzip" || parts.first == "*" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+    }
+
+    /// `If-None-Match`: `*` or a list of tags (weak comparison, RFC 9110 §13.1.2).
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: " \t")
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+}
+

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import DeckTransport
+
+/// The web listener's layer above HTTP (WEB.md §2, §4): answers requests for the
+/// app's files and icons, and hands each accepted WebSocket to the host's own
+/// handler as a connection like any other, whose messages are its lines. HTTP
+/// connections never reach the host. Loop-confined.
+public final class WebServer: ConnectionHandler {
+    /// WEB.md §4: a socket silent this long is pinged…
+    static let pingAfter: Duration = .seconds(30)
+
+    let configuration: WebConfiguration
+    /// The host's handler: it gets upgraded connections only.
+    private let host: any ConnectionHandler
+    let files: StaticFiles
+    let icons: IconCache
+    private let handshake: WebSocketHandshake
+    private var sockets: [ConnectionID: (connection: Connection, framing: WebSocketFraming)] = [:]
+    private var pingTimer: LoopTimer?
+    private let loop: EventLoop
+
+    /// A server for one listener on `loop`, passing WebSockets to `host`.
+    public init(configuration: WebConfiguration, host: any ConnectionHandler, loop: EventLoop) {
+        self.configuration = configuration
+        self.host = host
+        self.loop = loop
+        files = StaticFiles(root: configuration.root)
+        icons = IconCache(search: configuration.icons)
+        handshake = WebSocketHandshake(extraOrigins: configuration.extraOrigins, secure: configuration.secure)
+    }
+
+    /// WebSocket devices open now.
+    public var socketCount: Int { sockets.count }
+
+    // MARK: ConnectionHandler
+
+    public func connectionOpened(_ connection: Connection) {
+        connection.switchFraming(to: HTTPFraming(server: self), remaining: [])
+    }
+
+    public func connection(_ connection: Connection, received line: Data) {
+        if sockets[connection.id] != nil { host.connection(connection, received: line) }
+    }
+
+    public func connectionInputEnded(_ connection: Connection) {
+        if sockets[connection.id] != nil {
+            host.connectionInputEnded(connection)
+        } else {
+            connection.closeAfterFlush()
+        }
+    }
+
+    public func connectionClosed(_ connection: Connection, reason: CloseReason) {
+        guard sockets.removeValue(forKey: connection.id) != nil else { return }
+        if sockets.isEmpty {
+            pingTimer?.cancel()
+            pingTimer = nil
+        }
+        host.connectionClosed(connection, reason: reason)
+    }
+
+    public func connectionRejected(from peer: SocketAddress, by listener: Listener) {
+        host.connectionRejected(from: peer, by: listener)
+    }
+
+    // MARK: from HTTPFraming
+
+    /// An upgrade request: 101 and the hand-over, or a refusal (403 for a foreign Origin).
+    func upgrade(_ request: HTTPRequest, on connection: Connection, remaining: [UInt8]) -> FramingOutcome {
+        guard request.path == "/ws" else {
+            send(.text(404, "Nothing to upgrade at \(request.path); the WebSocket is /ws.", close: true), on: connection)
+            return .done
+        }
+        switch handshake.answer(request) {
+        case let .refuse(status, reason):
+            send(.text(status, reason, close: true), on: connection)
+            return .done
+        case let .accept(key):
+            let framing: WebSocketFraming
+            do {
+                framing = try WebSocketFraming(maxMessageBytes: configuration.maxMessageBytes)
+            } catch {
+                send(.text(500, "\(error)", close: true), on: connection)
+                return .done
+            }
+            send(HTTPResponse(status: 101, headers: [("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                                                     ("Sec-WebSocket-Accept", key)]), on: connection)
+            connection.switchFraming(to: framing, remaining: remaining)
+            connection.restartEstablishTimer()  // `hello` is due within the same 10 s as on TCP
+            sockets[connection.id] = (connection, framing)
+            armPingTimer()
+            host.connectionOpened(connection)
+            return .consumed
+        }
+    }
+
+    func respond(to request: HTTPRequest, on connection: Connection) -> HTTPResponse {
+        var response = WebResponder(files: files, icons: icons).respond(to: request)
+        if !request.keepAlive { response.close = true }
+        return response
+    }
+
+    private func send(_ response: HTTPResponse, on connection: Connection) {
+        connection.writeFramed(OutputSegment(OutboundBytes(response.serialized())))
+    }
+
+    // MARK: keep-alive pings
+
+    /// One timer for every socket: each tick pings the silent ones and closes
+    /// those that stayed silent since their ping, so an idle host wakes at
+    /// most every 30 s however many browsers it serves.
+    private func armPingTimer() {
+        guard pingTimer == nil else { return }
+        pingTimer = loop.schedule(after: Self.pingAfter) { [weak self] in self?.pingTick() }
+    }
+
+    private func pingTick() {
+        pingTimer = nil
+        let now = ContinuousClock.now
+        for (connection, framing) in sockets.values where connection.isOpen {
+            // Heard from since the last tick's ping clears `pingSent`: still
+            // set, it stayed silent a whole tick after being pinged (60 s in all).
+            if framing.pingSent {
+                connection.close()
+            } else if now - framing.lastHeard >= Self.pingAfter - .seconds(1) {
+                framing.ping(on: connection)
+            }
+        }
+        if !sockets.isEmpty { armPingTimer() }
+    }
+}

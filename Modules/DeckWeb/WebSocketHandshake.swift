@@ -1,0 +1,93 @@
+internal import CNettle
+
+/// The server side of RFC 6455 §4.2: which upgrades are taken and the
+/// `Sec-WebSocket-Accept` that proves it (SHA-1 and base64 by nettle).
+struct WebSocketHandshake {
+    /// RFC 6455's GUID, appended to the client's key before hashing.
+    static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    /// What to answer an upgrade request.
+    enum Answer: Equatable {
+        /// 101 with this accept key.
+        case accept(key: String)
+        /// Refused with this status and reason (403 for a foreign Origin).
+        case refuse(status: Int, reason: String)
+    }
+
+    /// Origins allowed besides the page's own (`--web-origin`), lowercased.
+    var extraOrigins: Set<String>
+    /// `https` with TLS, else `http`: the scheme of the page's own origin.
+    var scheme: String
+
+    init(extraOrigins: [String], secure: Bool) {
+        self.extraOrigins = Set(extraOrigins.map { Self.normalized($0) })
+        scheme = secure ? "https" : "http"
+    }
+
+    func answer(_ request: HTTPRequest) -> Answer {
+        guard request.method == "GET" else { return .refuse(status: 405, reason: "The upgrade must be a GET.") }
+        guard request.tokens("upgrade").contains("websocket"), request.tokens("connection").contains("upgrade") else {
+            return .refuse(status: 400, reason: "Only a WebSocket upgrade is served here.")
+        }
+        guard request.header("sec-websocket-version")?.trimmingCharacters(in: " \t") == "13" else {
+            return .refuse(status: 426, reason: "WebSocket version 13 is required.")
+        }
+        guard let key = request.header("sec-websocket-key")?.trimmingCharacters(in: " \t"), Self.isValidKey(key) else {
+            return .refuse(status: 400, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
+        }
+        if let origin = request.header("origin"), !allows(origin: origin, host: request.header("host")) {
+            return .refuse(status: 403, reason: "This origin may not open the deck's WebSocket.")
+        }
+        return .accept(key: Self.acceptKey(for: key))
+    }
+
+    /// No Origin (a native client) is checked by the caller; a browser's must be
+    /// the page's own (scheme + the request's Host) or one given with --web-origin.
+    func allows(origin: String, host: String?) -> Bool {
+        let origin = Self.normalized(origin)
+        if let host, origin == Self.normalized("\(scheme)://\(host)") { return true }
+        return extraOrigins.contains(origin)
+    }
+
+    private static func normalized(_ origin: String) -> String {
+        var text = origin.trimmingCharacters(in: " \t").lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// A key is base64 of 16 bytes: 24 characters ending in `==`.
+    static func isValidKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
+        return bytes[0..<22].allSatisfy { byte in
+            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+        }
+    }
+
+    /// base64(SHA-1(key + GUID)).
+    static func acceptKey(for key: String) -> String {
+        base64(sha1(Array((key + guid).utf8)))
+    }
+
+    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+        var context = sha1_ctx()
+        nettle_sha1_init(&context)
+        bytes.withUnsafeBufferPointer { nettle_sha1_update(&context, $0.count, $0.baseAddress) }
+        var digest = [UInt8](repeating: 0, count: Int(SHA1_DIGEST_SIZE))
+        digest.withUnsafeMutableBufferPointer { nettle_sha1_digest(&context, $0.count, $0.baseAddress) }
+        return digest
+    }
+
+    static func base64(_ bytes: [UInt8]) -> String {
+        var encoded = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4)
+        encoded.withUnsafeMutableBufferPointer { out in
+            bytes.withUnsafeBufferPointer { input in
+                out.baseAddress!.withMemoryRebound(to: CChar.self, capacity: out.count) {
+                    nettle_base64_encode_raw($0, input.count, input.baseAddress)
+                }
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
+    }
+}

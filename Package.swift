@@ -110,7 +110,8 @@ let package = Package(
 
         // MARK: Benchmark (`make bench`; not a library: it measures the others)
         .target(name: "DeckBench",
-                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "CLinux"],
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "DeckTLS",
+                               "CLinux"],
                 path: "Modules/DeckBench", swiftSettings: strict),
         .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
 

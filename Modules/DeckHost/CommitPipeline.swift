@@ -16,7 +16,7 @@
 /// The host may *hold* the next batch for a moment (``hold()`` /
 /// ``release()``): writes keep queuing and go as one batch when released. It
 /// does so right after a batch, while devices that were just acknowledged are
-/// about to send their next edits (HostCore+Gather.swift).
+/// about to send their next edits (BatchGather.swift, driven by CommitScheduler).
 ///
 /// A swift-nio style state machine: inputs return actions that the host
 /// performs; nothing here does I/O, so tests drive it directly.

@@ -81,7 +81,7 @@ public enum Host {
             throw .configuration(error.description)
         }
         for problem in catalog.problems { logger.warning(problem.description) }
-        let searchPath = environment["PATH"]
+        let searchPath = configuration.searchPath
         let plugins = PluginCatalog.scan(folders: configuration.plugins, searchPath: searchPath)
         let plan: StartupPlan
         do {
@@ -131,7 +131,6 @@ public enum Host {
                 let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
-                host.searchPath = searchPath
                 try start(host, loop: loop, sockets: sockets, tls: tls, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
@@ -143,10 +142,10 @@ public enum Host {
         // Normally every plugin is gone by now; this makes sure of it.
         core?.plugins?.killRemaining()
         // A probe run still in progress (a hung command) is killed, not left behind.
-        core?.probe?.stopAndWait(timeout: .milliseconds(300))
+        core?.inputs.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
         logger.info("stopped")
-        return core?.exitStatus ?? .failure
+        return core?.shutdown.exitStatus ?? .failure
     }
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
@@ -172,7 +171,7 @@ public enum Host {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
                 tls?.install(on: tcp)
-                host.listeners.append(tcp)
+                host.inputs.listeners.append(tcp)
                 places.append("\(tcp.address) (devices\(tls == nil ? "" : ", TLS"))")
             }
             if let socket = sockets.web {
@@ -184,12 +183,12 @@ public enum Host {
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
                 let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
                 tls?.install(on: web)  // the same layer as the device port's, beneath HTTP and WebSocket
-                host.listeners.append(web)
+                host.inputs.listeners.append(web)
                 host.webAddress = web.address
                 places.append("\(tls == nil ? "http" : "https")://\(web.address)/ (web)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
-            host.listeners.append(control)
+            host.inputs.listeners.append(control)
             places.append("\(configuration.control) (control socket)")
         } catch {
             throw .runtime(error.description)
@@ -198,15 +197,15 @@ public enum Host {
             host.certificateFingerprint = { tls.fingerprint }
             for notice in tls.notices { host.logger.warning(notice) }
             host.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
-        } else if let warning = HostTLS.plaintextWarning(for: host.listeners) {
+        } else if let warning = HostTLS.plaintextWarning(for: host.inputs.listeners) {
             host.logger.warning(warning)
         }
-        host.signals = try SignalSource(loop: loop) { [weak host] signal in
+        host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in
             if signal == SIGHUP, let host { tls?.reload(logger: host.logger) }
             host?.received(signal: signal)
         }
         do {
-            host.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
+            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
             }, lost: { [weak host] message in host?.note(message) },
                returned: { [weak host] message in host?.logger.info(message) })
@@ -219,7 +218,7 @@ public enum Host {
                 bound.loop.execute { bound.value.probeReported(result) }
             }
             try probe.start()
-            host.probe = probe
+            host.inputs.probe = probe
         }
         let ready = "deckd ready on " + places.joined(separator: " and ") + "\n"
         _ = ready.withCString { write(STDERR_FILENO, $0, strlen($0)) }

@@ -43,6 +43,9 @@ public struct HostConfiguration: Sendable, Equatable {
     public var helloTimeout: Duration
     /// Seconds between runs of the lock probe (hidden `--lock-probe-interval`, for tests).
     public var lockProbeInterval: Duration
+    /// `PATH`, where plugin programs named without a `/` are looked for
+    /// (from the environment).
+    public var searchPath: String?
     /// How long after a batch its devices are waited for (``BatchGather``;
     /// hidden `--gather-window`, for tests that need the wait long).
     public var gatherWindow: Duration
@@ -110,6 +113,7 @@ public struct HostConfiguration: Sendable, Equatable {
             logLevel: .info,
             helloTimeout: .seconds(10),
             lockProbeInterval: .seconds(2),
+            searchPath: environment["PATH"],
             gatherWindow: .milliseconds(2),
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,

@@ -15,7 +15,7 @@ extension HostCore: ConnectionHandler {
     }
 
     func connection(_ connection: Connection, received line: Data) {
-        guard let session = sessions[connection.id], !stopping else { return }
+        guard let session = sessions[connection.id], !stopping, !session.revoked else { return }
         // The credentials are asked about at the hello only (DeviceAuth):
         // the limiter is neither checked nor pruned for later lines.
         let action = session.handshake.receive(line, rules: session.rules) { hello, required in
@@ -52,7 +52,7 @@ extension HostCore: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
-        heard(from: connection.id)
+        run(commits.left(connection.id, now: .now))
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
         let word: String

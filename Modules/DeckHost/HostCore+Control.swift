@@ -62,7 +62,7 @@ extension HostCore {
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
                           clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
-                          notices: allNotices, plugins: plugins?.statuses ?? [],
+                          notices: notices.all, plugins: plugins?.statuses ?? [],
                           tlsFingerprint: certificateFingerprint())
     }
 
@@ -91,6 +91,7 @@ extension HostCore {
         saveTokens(for: session, undo: undo, request: "pair", id: id) { core in
             core.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
                              + core.byline(core.sessions[connection]))
+            core.revoke(pairedAs: name)
             return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token))]
         }
     }
@@ -106,7 +107,18 @@ extension HostCore {
         let connection = session.connection.id
         saveTokens(for: session, undo: undo, request: "unpair", id: id) { core in
             core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
+            core.revoke(pairedAs: name)
             return [.closeRevoked(pairedAs: name), .ok(connection, id, withRevision: false)]
+        }
+    }
+
+    /// The connections that presented `name`'s token, now revoked and
+    /// saved so, are no longer read from; ``Effect/closeRevoked(pairedAs:)``
+    /// closes them in pipeline order.
+    private func revoke(pairedAs name: String) {
+        for device in sessions.values where device.pairedName == name {
+            device.revoked = true
+            device.updateReading()
         }
     }
 

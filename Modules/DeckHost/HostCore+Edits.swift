@@ -37,7 +37,7 @@ extension HostCore {
     /// before `ok`, then the layout to everyone (§5).
     private func edit(_ message: ClientMessage, from session: Session) {
         let id = session.connection.id
-        // After this edit is queued: a device the next batch waits for has now sent (HostCore+Gather.swift).
+        // After this edit is queued: a device the next batch waits for has now sent (BatchGather).
         defer { heard(from: id) }
         var layout = live.head.layout
         let change: EditChange?

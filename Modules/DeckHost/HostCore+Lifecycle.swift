@@ -33,12 +33,11 @@ extension HostCore {
     /// their replies go out, stops every plugin, then stops the loop (within
     /// 2 s whatever happens).
     func beginStopping(because reason: String) {
-        guard !stopping else { return }
-        stopping = true
+        guard shutdown.begin() else { return }
         logger.info("\(reason): stopping")
-        for listener in listeners { listener.close() }
-        watcher?.cancel()
-        probe?.stop()
+        for listener in inputs.listeners { listener.close() }
+        inputs.watcher?.cancel()
+        inputs.probe?.stop()
         runner.shutdown()
         // PLUGINS.md gives a plugin 2 s after `shutdown`; CLI.md gives the
         // host 2 s to exit. The host's own deadline wins: SIGTERM after 1 s,
@@ -47,31 +46,25 @@ extension HostCore {
             self?.finishStoppingIfReady()
         }
         for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
-        releaseGather()
+        run(commits.release())
         finishStoppingIfReady()
-        guard !stopped else { return }
+        guard !shutdown.isStopped else { return }
         loop.schedule(after: .milliseconds(1500)) { [weak self] in
-            guard let self, !self.stopped else { return }
-            if !self.pipeline.isEmpty {
-                self.logger.warning("the disk did not finish the last edits in time; stopping without their replies")
-            }
-            if self.plugins?.isStopped == false {
-                self.logger.warning("plugins are still stopping; they are killed as the host exits")
-            }
-            self.finishStopping()
+            guard let self, let warnings = self.shutdown.deadlinePassed(pipelineEmpty: self.commits.isEmpty,
+                                                                        pluginsStopped: self.plugins?.isStopped ?? true) else { return }
+            for warning in warnings { self.logger.warning(warning) }
+            self.stopLoop()
         }
     }
 
     /// Stops the loop once the edits in hand are out and every plugin is gone.
     func finishStoppingIfReady() {
-        guard stopping, pipeline.isEmpty, plugins?.isStopped ?? true else { return }
-        finishStopping()
+        guard shutdown.finishIfReady(pipelineEmpty: commits.isEmpty, pluginsStopped: plugins?.isStopped ?? true) else { return }
+        stopLoop()
     }
 
-    func finishStopping() {
-        guard !stopped else { return }
-        stopped = true
-        signals?.cancel()
+    private func stopLoop() {
+        inputs.signals?.cancel()
         loop.stop()
     }
 }

@@ -50,7 +50,7 @@ extension HostCore {
     /// reload` and SIGHUP read them again along with the profiles).
     var pluginScan: @Sendable () -> PluginCatalog {
         let folders = configuration.plugins
-        let searchPath = self.searchPath
+        let searchPath = configuration.searchPath
         return { PluginCatalog.scan(folders: folders, searchPath: searchPath) }
     }
 

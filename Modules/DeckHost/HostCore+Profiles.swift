@@ -17,7 +17,7 @@ extension HostCore {
     func reload(requestedBy session: Session?, id: RequestID?, plugins: Bool = false) {
         // A layouts folder that was replaced where its parent could not be
         // watched is watched again now, if it is back.
-        watcher?.rearm()
+        inputs.watcher?.rearm()
         let folder = self.folder
         let previous = catalog
         let scanPlugins = plugins ? pluginScan : nil

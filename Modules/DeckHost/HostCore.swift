@@ -11,63 +11,46 @@ import DeckSnapshots
 import DeckTransport
 import LockGate
 
-/// The host's state and logic, owned by the event loop's thread: sessions,
-/// the live layout (committed and head), the lock, the profiles, and the
-/// commit pipeline. Nothing here blocks: disk work goes to the ``DiskWorker``,
-/// actions to the ``ActionRunner``, and their results come back through
-/// `EventLoop.execute`.
+/// The host's glue, owned by the event loop's thread: the sessions and
+/// sending to them, the references to the loop, the disk thread, the
+/// runner, the plugins and the inputs (listeners, signals, the folder watch,
+/// the lock probe), and the value types that hold the state, each with its
+/// own tests (docs/host.md, "The host's structure"). Nothing here blocks:
+/// disk work goes to the ``DiskWorker``, actions to the ``ActionRunner``,
+/// and their results come back through `EventLoop.execute`.
 final class HostCore {
     let configuration: HostConfiguration
     let loop: EventLoop
     let logger: Logger
     let disk: DiskWorker
     let runner: any ActionRunner
-    let hostInfo: HostInfo
-    let folder: ProfileFolder
+    /// Every plugin (started in `Host.start`).
+    var plugins: PluginManager?
+    /// The listeners, the signalfd, the folder watch and the lock probe (set in `Host.start`).
+    var inputs = HostInputs()
+    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
+    var webAddress: SocketAddress?
+    /// The served certificate's fingerprint for `status` (set by the host's
+    /// TLS, which HostCore knows nothing else of); nil without TLS.
+    var certificateFingerprint: () -> String? = { nil }
 
     var sessions: [ConnectionID: Session] = [:]
     /// The live layout: committed, head, and the committed revision's lines.
     var live: LiveLayout
-    var lock = LockState()
-    var catalog: ProfileCatalog
+    /// The road from accepted to acknowledged: pipeline, gather, throttle.
+    var commits: CommitScheduler<Outcome>
     /// The paired devices and the failed-attempt limit, asked at each `hello`.
     var auth: DeviceAuth
-    var pipeline = CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>()
-    /// Which devices the next batch waits for (HostCore+Gather.swift).
-    var gather: BatchGather
-    var gatherTimer: LoopTimer?
-    /// Sentences for `status` about how this run started (a damaged snapshot
-    /// set aside and an older one resumed, the file winning over edits): kept
-    /// for the whole run, so later notices never push them out.
-    let startNotices: [String]
-    /// Sentences for `status` noted since (corrupt snapshots found later,
-    /// retention failures); the newest 20.
-    var notices: [String] = []
-    /// What `status` shows: how this run started, then the newest later notices.
-    var allNotices: [String] { startNotices + notices }
-    var listeners: [Listener] = []
-    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
-    var webAddress: SocketAddress?
-    var signals: SignalSource?
-    var watcher: ProfileWatcher?
-    var probe: LockProbe?
-    /// Every plugin (started in `Host.start`).
-    var plugins: PluginManager?
+    /// The manual lock and the probe's.
+    var lock = LockState()
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
-    /// `PATH`, for plugin programs named without a `/`.
-    var searchPath: String?
-    /// The served certificate's fingerprint for `status` (set by the host's
-    /// TLS, which HostCore knows nothing else of); nil without TLS.
-    var certificateFingerprint: () -> String? = { nil }
-    var stopping = false
-    var stopped = false
-    var exitStatus = ExitStatus.success
-
-    /// Outcomes waiting in the pipeline beyond which senders are paused, and
-    /// the level at which they resume.
-    let throttleHigh = 4096
-    let throttleLow = 1024
+    /// The layouts folder as last scanned.
+    var catalog: ProfileCatalog
+    /// What `status` shows in `notices`.
+    var notices: Notices
+    /// Running, stopping, stopped (and the exit status).
+    var shutdown = Shutdown()
 
     init(configuration: HostConfiguration, loop: EventLoop, logger: Logger, disk: DiskWorker, runner: any ActionRunner,
          state: LiveState, catalog: ProfileCatalog, tokens: TokenStore, notices: [String]) throws(TransportError) {
@@ -76,14 +59,19 @@ final class HostCore {
         self.logger = logger
         self.disk = disk
         self.runner = runner
-        self.hostInfo = HostInfo(version: Host.version)
-        self.folder = ProfileFolder(path: configuration.layouts)
         self.live = try LiveLayout(state)
-        self.catalog = catalog
-        self.gather = BatchGather(window: configuration.gatherWindow)
+        self.commits = CommitScheduler(window: configuration.gatherWindow)
         self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json")
-        self.startNotices = Self.bounded(notices)
+        self.catalog = catalog
+        self.notices = Notices(start: notices)
     }
+
+    /// The host as `welcome` and `status` name it.
+    var hostInfo: HostInfo { HostInfo(version: Host.version) }
+    /// The layouts folder.
+    var folder: ProfileFolder { ProfileFolder(path: configuration.layouts) }
+    /// True from the start of the stop on.
+    var stopping: Bool { shutdown.isStopping }
 
     /// This core, carried through `execute` from other threads.
     var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
@@ -92,60 +80,62 @@ final class HostCore {
 
     /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
     /// `editor`: the client whose edit request the write is, which the next
-    /// batch may wait for (BatchGather) — nil for writes no device asked for
-    /// (reloads, restores, profile switches). `session`: the sender, paused
-    /// when too much waits.
+    /// batch may wait for — nil for writes no device asked for (reloads,
+    /// restores, profile switches). `session`: the sender, paused when too much waits.
     func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, editor: ConnectionID? = nil, from session: Session? = nil) {
-        if write != nil { gather.queuedWrite(from: editor) }
-        handlePipeline(pipeline.submit(outcome, write: write))
-        if write != nil { armGatherTimer() }
-        if let session, pipeline.count >= throttleHigh, !session.throttled {
-            session.throttled = true
-            session.updateReading()
-        }
+        run(commits.submit(outcome, write: write, editor: editor, sender: session?.connection.id, now: .now))
     }
 
-    func handlePipeline(_ actions: [CommitPipeline<Outcome, SnapshotEntry, DeckSnapshots.SnapshotInfo>.Action]) {
-        var rolledBack = false
+    /// A device was heard from (an edit request, or its connection closed):
+    /// the batch held for it may go.
+    func heard(from device: ConnectionID) {
+        run(commits.heard(from: device, now: .now))
+    }
+
+    /// Performs what the scheduler decided, in order.
+    func run(_ actions: [CommitScheduler<Outcome>.Action]) {
         for action in actions {
             switch action {
             case .write(let batch):
-                gather.batchStarted(count: batch.count)
                 let bound = self.bound
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
-            case .perform(let outcome, _):
+            case .perform(let outcome):
                 perform(outcome)
-            case .fail(let outcome, let error):
-                if !rolledBack {
-                    rolledBack = true
-                    logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
-                }
+            case .writeFailed(let error):
+                logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+            case let .fail(outcome, error):
                 for failure in outcome.ifWriteFails { perform(failure, error: error) }
-            }
-        }
-        if rolledBack {
-            // Nothing half-applied: everything not on disk is forgotten, and
-            // every client is shown the layout that is.
-            live.rollBack()
-            gather.queueDropped()
-            perform(.broadcastLayout)
-        }
-        if pipeline.count < throttleLow {
-            for session in sessions.values where session.throttled {
-                session.throttled = false
+            case .rolledBack:
+                // Nothing half-applied: everything not on disk is forgotten, and
+                // every client is shown the layout that is.
+                live.rollBack()
+                perform(.broadcastLayout)
+            case let .armTimer(delay, generation):
+                _ = loop.schedule(after: delay) { [weak self] in
+                    guard let self else { return }
+                    self.run(self.commits.timerFired(generation, now: .now))
+                }
+            case .pause(let id):
+                guard let session = sessions[id] else { continue }
+                session.throttled = true
                 session.updateReading()
+            case .resume(let ids):
+                for session in ids.compactMap({ sessions[$0] }) {
+                    session.throttled = false
+                    session.updateReading()
+                }
             }
         }
+        let settled = commits.settled()
+        if !settled.isEmpty { run(settled) }
     }
 
     private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
         for notice in commit.notices { note(notice.message, level: .warning) }
         if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
-        if !stopping, gather.batchFinished(now: .now) { pipeline.hold() }
-        handlePipeline(pipeline.batchFinished(receipts: commit.written, failure: commit.failure))
-        armGatherTimer()
+        run(commits.batchFinished(receipts: commit.written, failure: commit.failure, now: .now, stopping: stopping))
         finishStoppingIfReady()
     }
 
@@ -263,19 +253,7 @@ final class HostCore {
     /// Remembers a sentence for `status` and logs it.
     func note(_ notice: String, level: LogLevel = .warning) {
         logger.log(level, notice)
-        notices.append(notice)
-        if notices.count > Self.noticeLimit { notices.removeFirst(notices.count - Self.noticeLimit) }
-    }
-
-    /// How many notices of each kind (start, later) `status` shows.
-    static let noticeLimit = 20
-
-    /// The first start-up notices, and how many more the log holds: a state
-    /// folder full of damaged files must not make `status` huge.
-    private static func bounded(_ notices: [String]) -> [String] {
-        guard notices.count > noticeLimit else { return notices }
-        let more = notices.count - (noticeLimit - 1)
-        return Array(notices.prefix(noticeLimit - 1)) + ["\(more) more notices at start-up; see the log"]
+        notices.note(notice)
     }
 
     /// A refusal: the error to the sender (with `problems` when given), the

@@ -28,7 +28,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum ExitStatus: Int32, Sendable, Equatable {
     /// A clean stop (SIGTERM, SIGINT), or `--help`.
     case success = 0
-    /// A runtime failure: another host on the socket, a port in use, the state folder in use.
+    /// A runtime failure: another host on the socket, a port in use, the state folder in use,
+    /// or a stop that gave up on edits the disk did not finish.
     case failure = 1
     /// Bad command-line options.
     case usage = 2

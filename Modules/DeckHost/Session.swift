@@ -20,6 +20,9 @@ final class Session {
     var waitingForDisk = false
     /// Reading is paused because too many outcomes wait for the disk.
     var throttled = false
+    /// Its token was revoked (`pair`, `unpair`): nothing more it sends is
+    /// read; it is closed once the replies already owed to it are out.
+    var revoked = false
     /// Why the host closed it, for the `leave` event.
     var closeReason: String?
 
@@ -30,10 +33,10 @@ final class Session {
 
     var isControl: Bool { handshake.access?.isControl ?? false }
 
-    /// Pauses or resumes reading to match ``waitingForDisk`` and ``throttled``.
+    /// Pauses or resumes reading to match ``waitingForDisk``, ``throttled`` and ``revoked``.
     func updateReading() {
         guard connection.isOpen else { return }
-        if waitingForDisk || throttled {
+        if waitingForDisk || throttled || revoked {
             connection.pauseReading()
         } else {
             connection.resumeReading()

@@ -11,6 +11,7 @@ import DeckTransport
 /// send their next edit within moments. Until each has sent one, or
 /// ``BatchGather/window`` has passed since the batch finished, queued writes
 /// are held (``CommitPipeline/hold()``) and then go as one batch.
+/// ``CommitScheduler`` keeps it in step with the pipeline.
 ///
 /// It never delays a lone device: its own next edit ends the wait (nobody
 /// else is awaited), and any edit that arrives after the window finds no
@@ -70,41 +71,5 @@ struct BatchGather {
     mutating func ended() {
         awaited.removeAll()
         deadline = nil
-    }
-}
-
-extension HostCore {
-    /// A device was heard from (an edit request, or its connection closed):
-    /// ends the hold when it was the last one awaited or the window passed.
-    func heard(from device: ConnectionID) {
-        guard pipeline.isHolding else { return }
-        if gather.heard(from: device, now: .now) {
-            releaseGather()
-        } else {
-            armGatherTimer()
-        }
-    }
-
-    /// While held with writes waiting, a timer ends the hold at the deadline.
-    func armGatherTimer() {
-        guard pipeline.isHolding, gatherTimer == nil, pipeline.hasQueuedWrites, let deadline = gather.deadline else { return }
-        let remaining = deadline - .now
-        if remaining <= .zero {
-            releaseGather()
-            return
-        }
-        gatherTimer = loop.schedule(after: remaining) { [weak self] in
-            self?.gatherTimer = nil
-            self?.releaseGather()
-        }
-    }
-
-    /// Ends the hold: what is queued goes to the writer now.
-    func releaseGather() {
-        gatherTimer?.cancel()
-        gatherTimer = nil
-        gather.ended()
-        guard pipeline.isHolding else { return }
-        handlePipeline(pipeline.release())
     }
 }

@@ -4,7 +4,8 @@
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
 # libssl-dev: TLS (DeckTLS); tcpdump and iproute2: the network-namespace capture test of TLS.
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libssl-dev tcpdump iproute2 openssl
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
+                zbar-tools curl libssl-dev tcpdump iproute2 openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -40,8 +41,10 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
+	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
+	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
+		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
 	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
-	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (Tests/e2e)"; python3 -m pip install -q pytest; }
 
 ## build: debug build of every module and app
 build: setup
@@ -54,6 +57,8 @@ test: setup
 	# The example device app: a separate package using only the device modules, built and run.
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
+	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -61,10 +66,10 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://127.0.0.1:7532/ in a browser (the web deck); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web 127.0.0.1:7532 --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
@@ -73,6 +78,9 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+
+# Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
+WEB_DIR             ?= $(PREFIX)/share/deckd/web
 
 ## install: release build, then deckd, deckctl, deckctl's bash completion and the deckd.service user unit under PREFIX (default ~/.local)
 install: setup
@@ -87,6 +95,8 @@ install-files:
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
 	install -m 755 "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
+	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
 	"$(BUILT)/deckctl" completion bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp"
 	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl"
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"
@@ -110,6 +120,7 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
+	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 clean:

@@ -60,7 +60,7 @@ let package = Package(
                 path: "Modules/DeckProfiles", swiftSettings: strict),
         // deckctl's logic: the control-socket client, show's grid, watch, check.
         .target(name: "DeckControl",
-                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport"],
+                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport", "CQRencode"],
                 path: "Modules/DeckControl", swiftSettings: strict),
 
         // MARK: Command-line tools (no deck module; the parser both deckd and deckctl use)

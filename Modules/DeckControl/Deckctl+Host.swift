@@ -11,8 +11,12 @@ extension Deckctl {
     }
 
     @Sendable static func devices(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
-        let status = try hostStatus(run)
-        run.say(HostText.devices(status))
+        let session = try run.connect()
+        let reply = try session.request(.devices)
+        guard case let .devices(_, paired)? = reply.message else { throw unexpected(reply, "devices") }
+        let statusReply = try session.request(.status)
+        guard case let .status(_, status)? = statusReply.message else { throw unexpected(statusReply, "status") }
+        run.say(HostText.paired(paired) + HostText.devices(status))
         return .ok
     }
 
@@ -69,14 +73,24 @@ extension Deckctl {
     @Sendable static func pair(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let name = try required(run, C.deviceName)
         let reply = try run.connect().request(.pair(name: name))
-        guard case let .paired(_, paired, token)? = reply.message else { throw unexpected(reply, "paired") }
+        guard case let .paired(_, paired, token, offer)? = reply.message else { throw unexpected(reply, "paired") }
         run.say("paired '\(Label.clean(paired))'; its token is:",
                 "  \(Label.clean(token))",
-                "Enter it in the device's app; deckctl cannot show it again. Pairing the same name",
+                "Enter it in a native device app; deckctl cannot show it again. Pairing the same name",
                 "again replaces the token; 'deckctl unpair NAME' revokes it.")
-        // With --json the reply alone is printed (a pairing link carries the fingerprint as fp=).
+        if let offer, let link = offer.link {
+            run.say("Pairing link (good once, until \(offer.expires)):", "  \(Label.clean(link))")
+            let drawQR = run.parsed[C.qr] || (run.console.interactive && !run.parsed[C.noQR])
+            if drawQR, !run.json, let matrix = QRMatrix(link) {
+                run.say([""] + TerminalQR.lines(for: matrix) + ["", "Scan it with the phone's camera to open the deck paired as '\(Label.clean(paired))'."])
+            }
+        } else if let offer {
+            run.say("The host serves no web deck (--no-web), so there is no pairing link; a device app can send",
+                    "the code \(offer.code) in its hello instead (good once, until \(offer.expires)).")
+        }
+        // With --json the reply alone is printed (the pairing link carries the fingerprint as fp=).
         if !run.json, let fingerprint = try hostStatus(run).tlsFingerprint {
-            run.say("The host speaks TLS; a device should pin its certificate's SHA-256 fingerprint:",
+            run.say("The host speaks TLS; its certificate's SHA-256 fingerprint (a device pins it, a browser shows it):",
                     "  \(Label.clean(fingerprint))")
         }
         return .ok

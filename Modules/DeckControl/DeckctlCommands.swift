@@ -129,18 +129,25 @@ enum DeckctlCommands {
                    Example("deckctl export --profile streaming > streaming.yaml", "another profile's layout")])
 
     static let deviceName = Argument<String>("NAME", help: "the device's name, as its app will say it in hello")
+    static let qr = Flag("qr", help: "draw the pairing link's QR code even when standard output is not a terminal")
+    static let noQR = Flag("no-qr", help: "leave the QR code out")
     static let pair = CommandSpec(
-        "pair", summary: "makes a device token",
-        discussion: "Makes a token for the device NAME and prints it. A device on another computer needs one to "
-            + "connect (enter it in the device's app); pairing the same name again replaces its token.",
-        arguments: [deviceName],
-        examples: [Example("deckctl pair \"Kim's iPad\"", "a token for Kim's iPad")])
+        "pair", summary: "makes a device token and a pairing link with its QR code",
+        discussion: "Makes a token for the device NAME and prints it (for native apps), and a pairing link "
+            + "WEBURL/#pair=CODE with its QR code (in a terminal): scan it with the phone's camera and the web deck "
+            + "opens paired as NAME. The code works once, for 5 minutes. Pairing the same name again replaces its "
+            + "token. With --json: the host's reply, with code, link and expires.",
+        arguments: [deviceName], options: [qr, noQR],
+        groups: [OptionGroup(["qr", "no-qr"], meaning: "whether the QR code is drawn")],
+        examples: [Example("deckctl pair phone", "pair a phone: scan the code it draws"),
+                   Example("deckctl pair \"Kim's iPad\" --no-qr", "a token and a link only")])
     static let unpair = CommandSpec(
         "unpair", summary: "revokes a device token and disconnects the device", arguments: [deviceName])
     static let devices = CommandSpec(
-        "devices", summary: "who is connected",
-        discussion: "Lists the devices connected to the host now (name, kind, address, protocol level), "
-            + "and how many control connections (deckctl, scripts) there are.")
+        "devices", summary: "paired devices and who is connected",
+        discussion: "Lists the paired devices (name, when paired, last seen, connected now), then the devices "
+            + "connected to the host now (name, kind, address, protocol level), and how many control "
+            + "connections (deckctl, scripts) there are. A paired device shows the name it was paired as.")
 
     static let everything = Flag("all", help: "also show control connections (deckctl commands, scripts) coming and going")
     static let watch = CommandSpec(

@@ -59,7 +59,7 @@ struct EventText {
             return earlier
         case let .buttonState(page, index, title):
             return [title.map { "button \(page)/\(index) shows '\(Label.clean($0))'" } ?? "button \(page)/\(index) shows its name again"]
-        case .lock, .ok, .pong, .welcome, .status, .profiles, .snapshots, .export, .paired, .showPage:
+        case .lock, .ok, .pong, .welcome, .status, .profiles, .snapshots, .export, .paired, .devices, .showPage:
             return []
         case let .error(_, code, text, _):
             return flush() + ["host error \(code.rawValue): \(text)"]

@@ -30,6 +30,16 @@ enum HostText {
     }
 
     /// `deckctl devices`: the connected devices, then a count of control connections.
+    /// The paired devices of a `devices` reply.
+    static func paired(_ devices: [PairedDeviceInfo]) -> [String] {
+        guard !devices.isEmpty else { return ["no devices are paired (deckctl pair NAME pairs one)"] }
+        return ["paired devices:"] + table(devices.map { device in
+            ["  " + Label.clean(device.name), "paired \(device.pairedAt)",
+             device.lastSeen.map { "last seen \($0)" } ?? "not seen since the host started",
+             device.connected ? "connected" : "not connected"]
+        })
+    }
+
     static func devices(_ status: HostStatus) -> [String] {
         let devices = status.clients.filter { $0.kind != Device.controlKind }
         let controls = status.clients.count - devices.count

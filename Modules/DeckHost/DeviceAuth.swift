@@ -19,6 +19,10 @@ struct DeviceAuth {
         case noToken
         /// The token given belongs to no paired device (counted as a failure).
         case invalidToken
+        /// A pairing code issued for `pairedName` was spent: the device is paired.
+        case acceptedByCode(pairedName: String)
+        /// The pairing code is wrong, used or expired (counted as a failure).
+        case invalidCode
     }
 
     /// How to take one `pair` or `unpair` back when its write failed.
@@ -31,11 +35,15 @@ struct DeviceAuth {
     let path: String
     /// The paired devices.
     private(set) var tokens: TokenStore
+    /// One-time pairing codes (WEB.md §3), issued by `pair`.
+    var pairing: PairingCodes
     private var limiter: FailedAttemptLimiter
 
-    init(tokens: TokenStore, path: String, limiter: FailedAttemptLimiter = FailedAttemptLimiter()) {
+    init(tokens: TokenStore, path: String, pairingLifetime: Duration = .seconds(300),
+         limiter: FailedAttemptLimiter = FailedAttemptLimiter()) {
         self.tokens = tokens
         self.path = path
+        self.pairing = PairingCodes(lifetime: pairingLifetime)
         self.limiter = limiter
     }
 
@@ -45,6 +53,13 @@ struct DeviceAuth {
     /// so `unpair` can close the connections that presented it.
     mutating func authenticate(_ hello: Hello, required: Bool, from address: String,
                                now: ContinuousClock.Instant) -> Decision {
+        // A code counts against the address whether or not a token was needed: failures share one budget.
+        if let code = hello.pairingCode {
+            if limiter.isBlocked(address, now: now) { return .blocked }
+            if let name = pairing.redeem(code, now: now) { return .acceptedByCode(pairedName: name) }
+            limiter.recordFailure(address, now: now)
+            return .invalidCode
+        }
         if required, limiter.isBlocked(address, now: now) { return .blocked }
         let name = hello.token.flatMap(tokens.name(forToken:))
         guard required, name == nil else { return .accepted(pairedName: name) }
@@ -61,6 +76,7 @@ struct DeviceAuth {
     /// Forgets `name`'s token at once (a new `hello` with it is refused); nil
     /// when no device has that name.
     mutating func unpair(_ name: String) -> Undo? {
+        pairing.revoke(name)
         let undo = Undo(name: name, device: tokens.devices.first { $0.name == name })
         return tokens.unpair(name) ? undo : nil
     }

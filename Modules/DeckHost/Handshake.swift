@@ -23,8 +23,8 @@ struct Handshake {
     /// What the host does next.
     enum Action: Equatable {
         /// Send `welcome` (echoing `id`) and treat the connection as a client.
-        /// `pairedName` is the device whose token it presented, if any.
-        case establish(id: RequestID?, access: ClientAccess, device: Device, pairedName: String?)
+        /// `pairedName` is the device whose token (or pairing code: `byCode`) it presented, if any.
+        case establish(id: RequestID?, access: ClientAccess, device: Device, pairedName: String?, byCode: Bool = false)
         /// Send the error, then close. `failedToken`: the refusal was a
         /// missing or wrong token (``DeviceAuth`` has counted it).
         case refuseAndClose(ProtocolError, failedToken: Bool)
@@ -66,7 +66,7 @@ struct Handshake {
         case .awaitingHello:
             let action = hello(line, rules: rules, authenticate: authenticate)
             switch action {
-            case .establish(_, let access, _, _): state = .established(access)
+            case .establish(_, let access, _, _, _): state = .established(access)
             default: state = .closed
             }
             return action
@@ -79,9 +79,14 @@ struct Handshake {
     ///   - attemptsBlocked: the peer's address has failed too many tokens
     ///     lately; a token check is refused at once without comparing.
     ///   - pairedName: the device a token belongs to (constant-time lookup), nil for none.
+    ///   - redeem: spends a pairing code (WEB.md §3): the name it was issued for, nil for a wrong, used or expired one.
     mutating func receive(_ line: some Collection<UInt8>, rules: Rules, attemptsBlocked: Bool,
-                          pairedName: (String) -> String?) -> Action {
+                          pairedName: (String) -> String?, redeem: (String) -> String? = { _ in nil }) -> Action {
         receive(line, rules: rules) { hello, required in
+            if let code = hello.pairingCode {
+                if attemptsBlocked { return .blocked }
+                return redeem(code).map { .acceptedByCode(pairedName: $0) } ?? .invalidCode
+            }
             if required && attemptsBlocked { return .blocked }
             let name = hello.token.flatMap(pairedName)
             guard required, name == nil else { return .accepted(pairedName: name) }
@@ -109,7 +114,11 @@ struct Handshake {
                 "device kind 'control' is accepted only on the host's control socket; use deckctl on the host itself",
                 id: id), failedToken: false)
         }
-        switch authenticate(hello, rules.needsToken) {
+        // A pairing code is checked wherever it is sent (loopback too: it pairs the
+        // device), but never on the control socket, which pairs nothing.
+        var presented = hello
+        if rules.isControlSocket { presented.pairingCode = nil }
+        switch authenticate(presented, rules.needsToken) {
         case .blocked:
             return .refuseAndClose(ProtocolError(.unauthorized,
                 "too many failed tokens from this address; wait a minute before trying again", id: id), failedToken: false)
@@ -121,6 +130,13 @@ struct Handshake {
             return .refuseAndClose(ProtocolError(.unauthorized,
                 "the token is not valid (never paired, or unpaired); pair the device again with `deckctl pair NAME`", id: id),
                 failedToken: true)
+        case .invalidCode:
+            return .refuseAndClose(ProtocolError(.unauthorized,
+                "the pairing code is wrong, already used or expired; run `deckctl pair NAME` on the host for a new one",
+                id: id), failedToken: true)
+        case .acceptedByCode(let name):
+            return .establish(id: id, access: ClientAccess(level: level, isControl: false), device: hello.device,
+                              pairedName: name, byCode: true)
         case .accepted(let name) where rules.needsToken:
             return .establish(id: id, access: ClientAccess(level: level, isControl: false), device: hello.device, pairedName: name)
         case .accepted(let name):

@@ -22,14 +22,18 @@ extension HostCore: ConnectionHandler {
             auth.authenticate(hello, required: required, from: connection.peer.host, now: .now)
         }
         switch action {
-        case let .establish(id, access, device, pairedName):
+        case let .establish(id, access, device, pairedName, byCode):
             connection.markEstablished()
             let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
-            session.info = ClientInfo(name: device.name, kind: device.kind, address: address, protocolLevel: access.level)
+            // WEB.md §3: a paired device is known by the name it was paired as, whatever its hello claims.
+            session.info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
+                                      protocolLevel: access.level)
             session.pairedName = pairedName
+            if byCode, let pairedName { session.issuedToken = auth.tokens.devices.first { $0.name == pairedName }?.token }
+            if let pairedName { seen[pairedName] = UTCTime.now() }
             submit(Outcome([.welcome(connection.id, id: id, level: access.level)]))
         case .refuseAndClose(let error, _):
-            // A failed token is counted by DeviceAuth already.
+            // A failed token or pairing code is counted by DeviceAuth already.
             logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
@@ -55,6 +59,7 @@ extension HostCore: ConnectionHandler {
         run(commits.left(connection.id, now: .now))
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
+        if let name = session.pairedName { seen[name] = UTCTime.now() }
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
@@ -78,7 +83,8 @@ extension HostCore: ConnectionHandler {
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let info = session.info else { return }
-        let line = live.lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked)
+        let line = live.lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked,
+                                      token: session.issuedToken)
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !session.isControl {
             session.receivesBroadcasts = true

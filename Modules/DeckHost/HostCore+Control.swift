@@ -39,6 +39,8 @@ extension HostCore {
             pair(name, id: id, from: session)
         case .unpair(let name):
             unpair(name, id: id, from: session)
+        case .devices:
+            submit(Outcome([.send(session.connection.id, .devices(id: id, pairedDevices()))]), from: session)
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
         case .useProfile(let name):
@@ -92,7 +94,12 @@ extension HostCore {
             core.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
                              + core.byline(core.sessions[connection]))
             core.revoke(pairedAs: name)
-            return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token))]
+            var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
+            let code = core.auth.pairing.issue(for: name, now: .now, using: &generator)
+            let seconds = Int(core.auth.pairing.lifetime.components.seconds)
+            let offer = PairingOffer(code: code, link: core.pairingLink(code),
+                                     expires: UTCTime.format(UTCTime.now() + seconds))
+            return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token, pairing: offer))]
         }
     }
 

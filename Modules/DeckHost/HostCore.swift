@@ -39,8 +39,10 @@ final class HostCore {
     var live: LiveLayout
     /// The road from accepted to acknowledged: pipeline, gather, throttle.
     var commits: CommitScheduler<Outcome>
-    /// The paired devices and the failed-attempt limit, asked at each `hello`.
+    /// The paired devices, the pairing codes and the failed-attempt limit, asked at each `hello`.
     var auth: DeviceAuth
+    /// When each paired device last joined or left, since the host started (`devices`).
+    var seen: [String: Int] = [:]
     /// The manual lock and the probe's.
     var lock = LockState()
     /// The plugin buttons each device holds down.
@@ -61,7 +63,8 @@ final class HostCore {
         self.runner = runner
         self.live = try LiveLayout(state)
         self.commits = CommitScheduler(window: configuration.gatherWindow)
-        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json")
+        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json",
+                               pairingLifetime: configuration.pairingLifetime)
         self.catalog = catalog
         self.notices = Notices(start: notices)
     }

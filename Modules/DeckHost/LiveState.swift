@@ -45,8 +45,8 @@ struct LayoutLines {
     }
 
     /// The `welcome` line for a new client.
-    func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool) -> [UInt8] {
+    func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool, token: String? = nil) -> [UInt8] {
         HostMessage.welcome(id: id, Welcome(protocolLevel: level, host: host, profile: state.profile, revision: state.revision,
-                                            locked: locked, layout: state.layout)).line(reusing: state.encoded)
+                                            locked: locked, layout: state.layout, token: token)).line(reusing: state.encoded)
     }
 }

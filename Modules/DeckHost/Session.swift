@@ -10,6 +10,8 @@ final class Session {
     var info: ClientInfo?
     /// The paired device whose token it presented (closed by `unpair`).
     var pairedName: String?
+    /// The token its `welcome` carries: it paired with a pairing code (WEB.md §3).
+    var issuedToken: String?
     /// True once its `welcome` went out (devices) or it subscribed (control
     /// clients): from then on it gets `layout` and `lock` broadcasts.
     var receivesBroadcasts = false

@@ -41,6 +41,7 @@ public struct ClientAccess: Hashable, Sendable {
 public enum RequestKind: String, CaseIterable, Hashable, Sendable {
     case hello, setButton, clearButton, moveButton, press, ping
     case status, lock, unlock, reload, useProfile, profiles, snapshots, restore, export, pair, unpair, subscribe
+    case devices
 
     /// Who may send a kind of request.
     public enum Audience: Hashable, Sendable {
@@ -85,6 +86,7 @@ public enum RequestKind: String, CaseIterable, Hashable, Sendable {
         case .pair:        Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .unpair:      Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .subscribe:   Rule(minimumLevel: 1, audience: .control, editsLayout: false)
+        case .devices:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         }
     }
 

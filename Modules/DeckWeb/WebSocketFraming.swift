@@ -52,7 +52,8 @@ final class WebSocketFraming: MessageFraming {
         }
         callbacks.on_frame_recv_start_callback = { _, argument, user in
             guard let argument else { return }
-            WebSocketFraming.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
+            WebSocketFraming.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length,
+                                                  final: argument.pointee.fin != 0)
         }
         callbacks.on_msg_recv_callback = { _, argument, user in
             guard let argument else { return }
@@ -89,9 +90,14 @@ final class WebSocketFraming: MessageFraming {
         return count
     }
 
-    private func frameStarts(opcode: UInt8, length: UInt64) {
+    private func frameStarts(opcode: UInt8, length: UInt64, final: Bool) {
         lastHeard = .now
         pingSent = false
+        // wslay lets a control frame over 125 bytes through; RFC 6455 §5.5 does not.
+        if opcode >= 0x8 && (length > 125 || !final) {
+            end = end ?? .violation(code: 1002, why: "sent a WebSocket control frame over 125 bytes or in fragments")
+            return
+        }
         switch UInt32(opcode) {
         case WSLAY_BINARY_FRAME.rawValue:
             end = end ?? .violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)")
@@ -122,19 +128,21 @@ final class WebSocketFraming: MessageFraming {
         inputOffset = 0
         let result = wslay_event_recv(context)
         input = nil
-        if result < 0 { end = end ?? .violation(code: 1011, why: "WebSocket framing failed (out of memory)") }
+        // wslay fails the call (rather than reporting a protocol error) on a
+        // control frame in fragments or over 125 bytes, after queueing a close of its own.
+        if result < 0 { end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids") }
+        // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
+        if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
+        pump(connection)  // pongs, the answer to a close, a close of ours or wslay's
         if end == nil && wslay_event_get_close_received(context) != 0 { end = .peerClosed }
-        if end == nil && wslay_event_get_read_enabled(context) == 0 {
-            // wslay refused a frame and queued its own close (1002).
-            end = .violation(code: 0, why: "sent a WebSocket frame RFC 6455 forbids")
+        if end == nil && (wslay_event_get_read_enabled(context) == 0 || wslay_event_get_close_sent(context) != 0) {
+            // wslay refused a frame and sent its own close (1002).
+            end = .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
         }
-        if case .violation(let code, let why) = end {
+        if case .violation(_, let why) = end {
             endReported = true
-            if code != 0 { _ = wslay_event_queue_close(context, code, nil, 0) }
-            pump(connection)
             return .violation(why)
         }
-        pump(connection)  // pongs, the answer to a close
         return deliverHeld(on: connection, deliver)
     }
 

@@ -78,7 +78,8 @@ extension ClientMessage {
                     let device = try JSONFieldReader(value, expected: "an object with 'name' and 'kind'")
                     return Device(name: try device.string("name"), kind: try device.string("kind"))
                 },
-                token: try fields.stringIfPresent("token")))
+                token: try fields.stringIfPresent("token"),
+                pairingCode: try fields.stringIfPresent("pairingCode")))
         case .setButton:
             return .setButton(page: try fields.int("page"), index: try fields.int("index"), button: try fields.button("button"))
         case .clearButton:
@@ -107,6 +108,7 @@ extension ClientMessage {
         case .pair: return .pair(name: try fields.name("name"))
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
+        case .devices: return .devices
         }
     }
 
@@ -125,6 +127,7 @@ extension ClientMessage {
             writer.field("kind", hello.device.kind)
             writer.endObject()
             writer.field("token", hello.token)
+            if let code = hello.pairingCode { writer.field("pairingCode", code) }
         case let .setButton(page, index, button):
             writer.field("page", page)
             writer.field("index", index)
@@ -152,7 +155,7 @@ extension ClientMessage {
                 writer.write(button)
             }
             writer.field("phase", phase.rawValue)
-        case .ping, .status, .lock, .unlock, .reload, .profiles, .subscribe:
+        case .ping, .status, .lock, .unlock, .reload, .profiles, .subscribe, .devices:
             break
         case .useProfile(let name), .pair(let name), .unpair(let name):
             writer.field("name", name)

@@ -30,6 +30,7 @@ extension HostMessage {
             writer.field("locked", welcome.locked)
             writer.key("layout")
             writer.write(welcome.layout, reusing: encoded)
+            if let token = welcome.token { writer.field("token", token) }
         case let .layout(profile, revision, layout):
             writer.field("profile", profile)
             writer.field("revision", revision)
@@ -64,9 +65,23 @@ extension HostMessage {
         case let .export(_, profile, yaml):
             writer.field("profile", profile)
             writer.field("yaml", yaml)
-        case let .paired(_, name, token):
+        case let .paired(_, name, token, pairing):
             writer.field("name", name)
             writer.field("token", token)
+            if let pairing {
+                writer.field("code", pairing.code)
+                writer.nullableField("link", pairing.link)
+                writer.field("expires", pairing.expires)
+            }
+        case let .devices(_, devices):
+            writer.field("devices", devices) { writer, device in
+                writer.beginObject()
+                writer.field("name", device.name)
+                writer.field("pairedAt", device.pairedAt)
+                writer.nullableField("lastSeen", device.lastSeen)
+                writer.field("connected", device.connected)
+                writer.endObject()
+            }
         }
         writer.endObject()
         return writer.line()
@@ -111,7 +126,8 @@ extension HostMessage {
                     profile: try fields.string("profile"),
                     revision: try fields.int("revision"),
                     locked: try fields.bool("locked"),
-                    layout: try fields.layout("layout")))
+                    layout: try fields.layout("layout"),
+                    token: try fields.stringIfPresent("token")))
             case "layout":
                 return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
                                layout: try fields.layout("layout"))
@@ -152,7 +168,17 @@ extension HostMessage {
             case "export":
                 return .export(id: id, profile: try fields.string("profile"), yaml: try fields.string("yaml"))
             case "paired":
-                return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"))
+                let pairing = try fields.stringIfPresent("code").map { code throws(JSONError) in
+                    PairingOffer(code: code, link: try fields.stringIfPresent("link"), expires: try fields.string("expires"))
+                }
+                return .paired(id: id, name: try fields.string("name"), token: try fields.string("token"), pairing: pairing)
+            case "devices":
+                return .devices(id: id, try fields.array("devices", of: "devices") { value throws(JSONError) in
+                    let device = try JSONFieldReader(value, expected: "a paired device")
+                    return PairedDeviceInfo(name: try device.string("name"), pairedAt: try device.string("pairedAt"),
+                                            lastSeen: try device.stringIfPresent("lastSeen"),
+                                            connected: try device.bool("connected"))
+                })
             default:
                 return nil
             }

@@ -57,6 +57,8 @@ public enum ClientRequest: Hashable, Sendable {
     case unpair(name: String)
     /// From now on, this control client also gets broadcasts and events.
     case subscribe
+    /// Answered with `devices`: the paired devices (WEB.md §3).
+    case devices
 
     /// The wire `type` of this request.
     public var kind: RequestKind {
@@ -79,6 +81,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .pair: .pair
         case .unpair: .unpair
         case .subscribe: .subscribe
+        case .devices: .devices
         }
     }
 }
@@ -91,12 +94,16 @@ public struct Hello: Hashable, Sendable {
     public var device: Device
     /// A token made by `deckctl pair`; needed on non-loopback TCP.
     public var token: String?
+    /// A one-time pairing code shown by `deckctl pair` (WEB.md §3), instead of a token.
+    public var pairingCode: String?
 
     /// Makes a hello; `protocolLevel` defaults to what this library speaks.
-    public init(protocolLevel: Int = ProtocolLevel.current, device: Device, token: String? = nil) {
+    public init(protocolLevel: Int = ProtocolLevel.current, device: Device, token: String? = nil,
+                pairingCode: String? = nil) {
         self.protocolLevel = protocolLevel
         self.device = device
         self.token = token
+        self.pairingCode = pairingCode
     }
 }
 

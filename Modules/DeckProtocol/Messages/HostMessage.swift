@@ -31,14 +31,17 @@ public enum HostMessage: Hashable, Sendable {
     case snapshots(id: RequestID?, profile: String?, snapshots: [SnapshotInfo])
     /// The answer to `export`: a layout as profile YAML.
     case export(id: RequestID?, profile: String, yaml: String)
-    /// The answer to `pair`: a new device token.
-    case paired(id: RequestID?, name: String, token: String)
+    /// The answer to `pair`: a new device token, and its one-time pairing code (WEB.md §3).
+    case paired(id: RequestID?, name: String, token: String, pairing: PairingOffer?)
+    /// The answer to `devices` (WEB.md §3).
+    case devices(id: RequestID?, [PairedDeviceInfo])
 
     /// The echoed request id; nil for broadcasts and for requests sent without one.
     public var id: RequestID? {
         switch self {
         case .welcome(let id, _), .ok(let id, _), .error(let id, _, _, _), .pong(let id), .status(let id, _),
-             .profiles(let id, _, _), .snapshots(let id, _, _), .export(let id, _, _), .paired(let id, _, _):
+             .profiles(let id, _, _), .snapshots(let id, _, _), .export(let id, _, _), .paired(let id, _, _, _),
+             .devices(let id, _):
             id
         case .layout, .lock, .showPage, .buttonState, .event:
             nil
@@ -62,6 +65,7 @@ public enum HostMessage: Hashable, Sendable {
         case .snapshots: "snapshots"
         case .export: "export"
         case .paired: "paired"
+        case .devices: "devices"
         }
     }
 }
@@ -80,15 +84,56 @@ public struct Welcome: Hashable, Sendable {
     public var locked: Bool
     /// The live layout.
     public var layout: DeckLayout
+    /// The device token, for a device that paired with a pairing code (WEB.md §3): keep it, present it from then on.
+    public var token: String?
 
     /// Makes a welcome.
-    public init(protocolLevel: Int, host: HostInfo, profile: String, revision: Int, locked: Bool, layout: DeckLayout) {
+    public init(protocolLevel: Int, host: HostInfo, profile: String, revision: Int, locked: Bool, layout: DeckLayout,
+                token: String? = nil) {
         self.protocolLevel = protocolLevel
         self.host = host
         self.profile = profile
         self.revision = revision
         self.locked = locked
         self.layout = layout
+        self.token = token
+    }
+}
+
+/// The pairing code `pair` made with a token (WEB.md §3).
+public struct PairingOffer: Hashable, Sendable {
+    /// `XXXX-XXXX`, Crockford base32; good once.
+    public var code: String
+    /// `WEBURL/#pair=CODE`; nil without a web listener.
+    public var link: String?
+    /// When the code stops working (ISO 8601, UTC).
+    public var expires: String
+
+    /// Makes one.
+    public init(code: String, link: String?, expires: String) {
+        self.code = code
+        self.link = link
+        self.expires = expires
+    }
+}
+
+/// One paired device in a `devices` reply.
+public struct PairedDeviceInfo: Hashable, Sendable {
+    /// The name it was paired as.
+    public var name: String
+    /// When (ISO 8601, UTC).
+    public var pairedAt: String
+    /// When it last connected or left since the host started; nil if not seen since.
+    public var lastSeen: String?
+    /// Whether it is connected now.
+    public var connected: Bool
+
+    /// Makes one.
+    public init(name: String, pairedAt: String, lastSeen: String?, connected: Bool) {
+        self.name = name
+        self.pairedAt = pairedAt
+        self.lastSeen = lastSeen
+        self.connected = connected
     }
 }
 

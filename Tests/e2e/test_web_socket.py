@@ -1,0 +1,207 @@
+"""WEB.md §4: the WebSocket carries the device protocol; a browser is a device like any other."""
+import asyncio
+import json
+import socket
+import struct
+import os
+import base64
+
+import pytest
+from websockets.exceptions import InvalidStatus
+
+
+def strip_ids(message):
+    return {k: v for k, v in message.items() if k != "id"}
+
+
+def test_a_websocket_device_gets_what_a_tcp_device_gets(host):
+    browser = host.ws(hello=True)
+    tcp = host.tcp()
+    assert strip_ids(browser.welcome) == strip_ids(tcp.welcome)
+    for request in [{"type": "ping"}, {"type": "press", "page": 0, "index": 9},
+                    {"type": "setButton", "page": 0, "index": 1, "button": {"name": ""}}]:
+        assert strip_ids(browser.request(dict(request))) == strip_ids(tcp.request(dict(request)))
+
+
+def test_a_move_from_a_browser_reaches_a_tcp_device(host):
+    browser = host.ws(hello=True)
+    tcp = host.tcp()
+    files = browser.welcome["layout"]["pages"][0]["buttons"][0]
+    reply = browser.request({"type": "moveButton", "fromPage": 0, "fromIndex": 0, "toPage": 0, "toIndex": 5,
+                             "button": files})
+    assert reply["type"] == "ok", reply
+    for client in (browser, tcp):
+        layout = client.recv_until(lambda m: m["type"] == "layout")
+        assert layout["layout"]["pages"][0]["buttons"][5]["name"] == "Files"
+    status = json.loads(host.ctl("--json", "status").stdout.splitlines()[0])
+    kinds = sorted(c["kind"] for c in status["clients"] if c["kind"] != "control")
+    assert kinds == ["phone", "terminal"]  # counted in status like any device
+
+
+def test_the_lock_gate_holds_for_browsers(host):
+    browser = host.ws(hello=True)
+    host.ctl("lock")
+    assert browser.recv_until(lambda m: m["type"] == "lock")["locked"] is True
+    reply = browser.request({"type": "press", "page": 0, "index": 1})
+    assert reply["type"] == "error" and reply["code"] == "locked"
+    host.ctl("unlock")
+    assert browser.recv_until(lambda m: m["type"] == "lock")["locked"] is False
+
+
+def test_protocol_ping_and_websocket_ping(host):
+    browser = host.ws(hello=True)
+    assert browser.request({"type": "ping"})["type"] == "pong"
+    browser.conn.ping(b"x").wait(10)  # answered with a pong frame by the host
+
+
+def test_foreign_origins_get_403(host):
+    for origin in ["http://evil.example", f"https://127.0.0.1:{host.web_port}", "null"]:
+        with pytest.raises(InvalidStatus) as refused:
+            host.ws(origin=origin)
+        assert refused.value.response.status_code == 403, origin
+    host.ws(origin=None, hello=True)  # a native client sends no Origin
+
+
+def test_an_allowed_extra_origin(deck):
+    h = deck(extra=["--web-origin", "https://deck.example.org"])
+    h.ws(origin="https://deck.example.org", hello=True)
+
+
+def test_a_binary_message_is_closed_1003(host):
+    browser = host.ws(hello=True)
+    browser.conn.send(b"\x00\x01")
+    assert browser.close_code() == 1003
+
+
+def test_a_message_over_the_limit_gets_too_large_then_1009(deck):
+    h = deck(extra=["--max-message", "4096"])
+    browser = h.ws(hello=True)
+    browser.conn.send(json.dumps({"type": "ping", "pad": "x" * 5000}))
+    error = browser.recv_until(lambda m: m["type"] == "error")
+    assert error["code"] == "tooLarge"
+    assert browser.close_code() == 1009
+
+
+def test_a_2_mib_message_is_one_message(deck):
+    h = deck(extra=["--max-message", str(4 << 20)])
+    browser = h.ws(hello=True)
+    name = "n" * (2 << 20)
+    reply = browser.request({"type": "setButton", "page": 1, "index": 3, "button": {"name": name, "action": {"run": "true"}}})
+    assert reply["type"] in ("ok", "error"), reply  # answered as one message either way
+    assert browser.request({"type": "ping"})["type"] == "pong"
+
+
+def test_fragmented_messages_are_reassembled(host):
+    browser = host.ws(hello=True)
+    text = json.dumps({"type": "ping", "id": 77})
+    browser.conn.send([text[:5], text[5:11], text[11:]])  # an iterable: one fragment each
+    assert browser.recv_until(lambda m: m.get("id") == 77)["type"] == "pong"
+
+
+def test_a_refused_token_closes_1008_after_the_error(deck):
+    h = deck(extra=["--require-token"])
+    browser = h.ws()
+    reply = browser.hello(token="not-a-token")
+    assert reply["type"] == "error" and reply["code"] == "unauthorized"
+    assert browser.close_code() == 1008
+
+
+# Frames a browser never sends, written by hand on a raw socket.
+
+def raw_socket(host):
+    s = host.raw()
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{host.web_port}\r\nUpgrade: websocket\r\n"
+               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(4096)
+    assert data.startswith(b"HTTP/1.1 101"), data
+    return s, data.partition(b"\r\n\r\n")[2]
+
+
+def frame(opcode, payload, fin=True, masked=True):
+    head = bytes([(0x80 if fin else 0) | opcode])
+    length = len(payload)
+    mask_bit = 0x80 if masked else 0
+    if length < 126:
+        head += bytes([mask_bit | length])
+    elif length < 65536:
+        head += bytes([mask_bit | 126]) + struct.pack("!H", length)
+    else:
+        head += bytes([mask_bit | 127]) + struct.pack("!Q", length)
+    if not masked:
+        return head + payload
+    mask = os.urandom(4)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def close_code_of(s, already=b""):
+    data = already
+    s.settimeout(10)
+    try:
+        while chunk := s.recv(65536):
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    # Find the close frame (opcode 8) among what came.
+    i = 0
+    while i + 2 <= len(data):
+        opcode, length = data[i] & 0x0F, data[i + 1] & 0x7F
+        header = 2
+        if length == 126:
+            length, header = struct.unpack("!H", data[i + 2:i + 4])[0], 4
+        elif length == 127:
+            length, header = struct.unpack("!Q", data[i + 2:i + 10])[0], 10
+        if opcode == 8:
+            return struct.unpack("!H", data[i + header:i + header + 2])[0] if length >= 2 else None
+        i += header + length
+    return "no close frame"
+
+
+@pytest.mark.parametrize("bad,code", [
+    (frame(1, b'{"type":"ping"}', masked=False), 1002),          # unmasked from the client
+    (frame(0x3, b"x"), 1002),                                    # a reserved opcode
+    # wslay itself refuses these two and closes with a close frame of its own, which carries no code (docs/web.md).
+    (frame(0x9, b"p" * 126), (1002, None)),                      # a control frame over 125 bytes
+    (frame(0x9, b"p", fin=False), (1002, None)),                 # a fragmented control frame
+    (frame(1, b'{"type":"ping","x":"\xff\xfe"}'), 1007),         # not UTF-8
+    (frame(0, b"continuation without a start"), 1002),
+])
+def test_frames_the_rfc_forbids(host, bad, code):
+    s, rest = raw_socket(host)
+    s.sendall(bad)
+    got = close_code_of(s, rest)
+    assert got in code if isinstance(code, tuple) else got == code
+
+
+def test_two_hundred_browsers_at_once(host):
+    from websockets.asyncio.client import connect
+
+    async def device(number, ready, go):
+        async with connect(f"ws://127.0.0.1:{host.web_port}/ws", origin=host.origin, open_timeout=30) as ws:
+            await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 7,
+                                      "device": {"name": f"browser {number}", "kind": "phone"}}))
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            assert welcome["type"] == "welcome"
+            ready.append(number)
+            await go.wait()
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if message["type"] == "layout":
+                    return message["revision"]
+
+    async def main():
+        ready, go = [], asyncio.Event()
+        tasks = [asyncio.create_task(device(n, ready, go)) for n in range(200)]
+        while len(ready) < 200:
+            await asyncio.sleep(0.05)
+            for t in tasks:
+                if t.done() and t.exception():
+                    raise t.exception()
+        go.set()
+        await asyncio.to_thread(host.ctl, "move", "0", "0", "0", "7")
+        return await asyncio.gather(*tasks)
+
+    revisions = asyncio.run(main())
+    assert len(revisions) == 200 and len(set(revisions)) == 1

@@ -53,7 +53,7 @@ struct HandshakeTests {
         }
         #expect(refusal.message.contains("too many"))
         var good = Handshake()
-        guard case .establish(_, _, _, "kim") = good.receive(Self.hello(token: "good"), rules: Self.remote, attemptsBlocked: false,
+        guard case .establish(_, _, _, "kim", false) = good.receive(Self.hello(token: "good"), rules: Self.remote, attemptsBlocked: false,
                                                              pairedName: { $0 == "good" ? "kim" : nil }) else {
             Issue.record("a good token is accepted"); return
         }
@@ -63,7 +63,7 @@ struct HandshakeTests {
         var onTCP = Handshake()
         #expect(code(onTCP.receive(Self.hello(kind: "control"), rules: Self.tcp, attemptsBlocked: false) { _ in nil }) == .unauthorized)
         var onSocket = Handshake()
-        guard case .establish(_, let access, _, nil) = onSocket.receive(Self.hello(kind: "control"), rules: Self.control,
+        guard case .establish(_, let access, _, nil, false) = onSocket.receive(Self.hello(kind: "control"), rules: Self.control,
                                                                         attemptsBlocked: false, pairedName: { _ in nil }) else {
             Issue.record("control on the control socket needs no token"); return
         }

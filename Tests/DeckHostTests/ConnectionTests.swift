@@ -19,7 +19,7 @@ struct ConnectionTests {
         #expect(wrong.isClosed())
         // A paired token works; unpair closes that device.
         let paired = try control.request(.pair(name: "Kim's phone"))
-        guard case .paired(_, "Kim's phone", let token) = paired else { Issue.record("\(paired)"); return }
+        guard case .paired(_, "Kim's phone", let token, _) = paired else { Issue.record("\(paired)"); return }
         #expect(token.count == 43)
         let phone = try host.device("phone", token: token)
         #expect(try phone.request(.ping).type == "pong")
@@ -40,14 +40,15 @@ struct ConnectionTests {
         let control = try host.controlClient()
         let watcher = try host.controlClient("watcher")
         #expect(try watcher.expectOK(.subscribe) == nil)
-        guard case .paired(_, _, let old) = try control.request(.pair(name: "Kim's phone")),
-              case .paired(_, _, let other) = try control.request(.pair(name: "tablet")) else { Issue.record("no tokens"); return }
+        guard case .paired(_, _, let old, _) = try control.request(.pair(name: "Kim's phone")),
+              case .paired(_, _, let other, _) = try control.request(.pair(name: "tablet")) else { Issue.record("no tokens"); return }
         let lost = try host.device("lost phone", token: old)
         let tablet = try host.device("tablet", token: other)
-        guard case .paired(_, _, let new) = try control.request(.pair(name: "Kim's phone")) else { Issue.record("no token"); return }
+        guard case .paired(_, _, let new, _) = try control.request(.pair(name: "Kim's phone")) else { Issue.record("no token"); return }
         #expect(new != old)
         #expect(lost.isClosed())
-        let leave = try watcher.next { if case .event(.leave(let client, _)) = $0 { client.name == "lost phone" } else { false } }
+        // Known by the name it was paired as (WEB.md §3), not the one its hello claimed.
+        let leave = try watcher.next { if case .event(.leave(let client, _)) = $0 { client.name == "Kim's phone" } else { false } }
         guard case .event(.leave(_, let reason)) = leave else { Issue.record("\(leave)"); return }
         #expect(reason == "unpaired")
         #expect(try tablet.request(.ping).type == "pong")
@@ -58,7 +59,7 @@ struct ConnectionTests {
     @Test func tenFailedTokensAMinuteBlockTheAddress() throws {
         let host = try startedHost(arguments: ["--require-token"])
         let control = try host.controlClient()
-        guard case .paired(_, _, let token) = try control.request(.pair(name: "tablet")) else { Issue.record("no token"); return }
+        guard case .paired(_, _, let token, _) = try control.request(.pair(name: "tablet")) else { Issue.record("no token"); return }
         for _ in 0..<10 {
             #expect(throws: HarnessError.self) { try host.device(token: "guess") }
         }

@@ -9,6 +9,7 @@ struct RoundTripTests {
     static let requests: [ClientRequest] = [
         .hello(Hello(protocolLevel: 7, device: Device(name: "Kim's iPhone", kind: "phone"), token: "t0k3n")),
         .hello(Hello(protocolLevel: 3, device: Device(name: "ctl", kind: "control"))),
+        .hello(Hello(protocolLevel: 7, device: Device(name: "browser", kind: "phone"), pairingCode: "K7Q2-9XMD")),
         .setButton(page: 0, index: 1, button: Sample.files),
         .setButton(page: 2, index: 11, button: Sample.mute),
         .clearButton(page: 0, index: 1, expecting: nil),
@@ -22,7 +23,7 @@ struct RoundTripTests {
         .snapshots(profile: nil), .snapshots(profile: "default"),
         .restore(generation: 41),
         .export(profile: nil), .export(profile: "default"),
-        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe,
+        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .devices,
     ]
 
     @Test func everyRequestKindIsCovered() {
@@ -82,6 +83,8 @@ struct RoundTripTests {
                                     locked: false, layout: Sample.layout())),
             .welcome(id: nil, Welcome(protocolLevel: 3, host: Sample.host, profile: "p", revision: 0,
                                       locked: true, layout: .empty(slotsPerPage: 1))),
+            .welcome(id: 2, Welcome(protocolLevel: 7, host: Sample.host, profile: "p", revision: 1,
+                                    locked: false, layout: .empty(slotsPerPage: 1), token: "paired-by-code")),
             .layout(profile: "default", revision: 14, layout: Sample.layout(slots: 6)),
             .lock(locked: true), .lock(locked: false),
             .ok(id: 3, revision: 14), .ok(id: "x", revision: nil), .ok(id: nil, revision: nil),
@@ -106,6 +109,13 @@ struct RoundTripTests {
             .snapshots(id: 8, profile: nil, snapshots: []),
             .export(id: 9, profile: "default", yaml: "name: default\npages:\n  - buttons:\n      0: {name: \"다음\", action: {page: next}}\n"),
             .paired(id: 10, name: "Kim's iPad", token: "3q2+7w=="),
+            .paired(id: 11, name: "phone", token: "t", pairing: PairingOffer(code: "K7Q2-9XMD", link: "http://h:7532/#pair=K7Q2-9XMD",
+                                                                             expires: "2026-12-01T22:00:00Z")),
+            .paired(id: 12, name: "phone", token: "t", pairing: PairingOffer(code: "K7Q2-9XMD", link: nil, expires: "2026-12-01T22:00:00Z")),
+            .devices(id: 13, [PairedDeviceInfo(name: "phone", pairedAt: "2026-12-01T21:00:00Z", lastSeen: nil, connected: false),
+                              PairedDeviceInfo(name: "tab", pairedAt: "2026-12-01T21:00:00Z", lastSeen: "2026-12-01T21:30:00Z",
+                                               connected: true)]),
+            .devices(id: 14, []),
         ] + events.map(HostMessage.event)
     }
 

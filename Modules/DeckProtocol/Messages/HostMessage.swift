@@ -32,7 +32,7 @@ public enum HostMessage: Hashable, Sendable {
     /// The answer to `export`: a layout as profile YAML.
     case export(id: RequestID?, profile: String, yaml: String)
     /// The answer to `pair`: a new device token, and its one-time pairing code (WEB.md §3).
-    case paired(id: RequestID?, name: String, token: String, pairing: PairingOffer?)
+    case paired(id: RequestID?, name: String, token: String, pairing: PairingOffer? = nil)
     /// The answer to `devices` (WEB.md §3).
     case devices(id: RequestID?, [PairedDeviceInfo])
 

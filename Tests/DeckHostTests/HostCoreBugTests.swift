@@ -30,7 +30,7 @@ struct HostCoreBugTests {
         let control = try host.controlClient()
         let watcher = try host.controlClient("watcher")
         try watcher.expectOK(.subscribe)
-        guard case .paired(_, _, let token) = try control.request(.pair(name: "kim")) else { Issue.record("no token"); return }
+        guard case .paired(_, _, let token, _) = try control.request(.pair(name: "kim")) else { Issue.record("no token"); return }
         let phone = try host.rawDevice()
         try phone.send(.hello(Hello(device: Device(name: "phone", kind: "phone"), token: token)))
         // `join` follows the welcome, which the phone has not read.

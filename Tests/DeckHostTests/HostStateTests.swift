@@ -115,7 +115,7 @@ struct DeviceAuthTests {
                 return auth.authenticate(hello, required: required, from: "10.0.0.2", now: Self.now)
             }
         }
-        guard case .establish(_, _, _, "kim") = receive(ClientMessage(id: 1, .hello(Self.hello(token: token)))) else {
+        guard case .establish(_, _, _, "kim", _) = receive(ClientMessage(id: 1, .hello(Self.hello(token: token)))) else {
             Issue.record("the paired token is accepted"); return
         }
         for number in 2...50 { _ = receive(ClientMessage(id: .int(number), .ping)) }

@@ -83,7 +83,7 @@ def secrets_over_the_wire(namespace, host_address, port, token, code, use_tls, f
 
 def pairing_code(host):
     reply = json.loads(host.deckctl("pair", "phone-code", "--json"))
-    return reply.get("code")
+    return (reply.get("pairing") or reply).get("code")
 
 
 @pytest.mark.parametrize("use_tls", [False, True], ids=["plain", "tls"])

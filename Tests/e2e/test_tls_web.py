@@ -91,3 +91,24 @@ def test_a_real_certificate_serves_https_and_wss_without_a_warning(tmp_path):
         assert reply["type"] == "welcome", reply
     finally:
         real.stop()
+
+
+def test_pairing_link_is_https_with_the_fingerprint_and_pairs_over_wss(host):
+    reply = json.loads(host.deckctl("pair", "phone", "--json"))
+    fp = host.fingerprint_from_log()
+    link = reply["pairing"]["link"] if "pairing" in reply else reply["link"]
+    code = reply["pairing"]["code"] if "pairing" in reply else reply["code"]
+    assert link.startswith(f"https://127.0.0.1:{host.web_port}/#pair="), link
+    assert link.endswith(f"&fp={fp}"), link
+
+    async def paired():
+        uri = f"wss://127.0.0.1:{host.web_port}/ws"
+        async with websockets.connect(uri, ssl=pinning_context(), origin=f"https://127.0.0.1:{host.web_port}") as ws:
+            await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 7,
+                                      "device": {"name": "scanned", "kind": "phone"}, "pairingCode": code}))
+            return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    welcome = asyncio.run(paired())
+    assert welcome["type"] == "welcome" and welcome["token"] == reply["token"], welcome
+    text = host.deckctl("pair", "tablet", "--no-qr")
+    assert f"&fp={fp}" in text and "https://" in text

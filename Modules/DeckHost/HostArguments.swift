@@ -67,23 +67,15 @@ public enum HostArguments {
         configuration.webURL = parsed[webURL]
         configuration.webRoot = parsed[webRoot] ?? WebConfiguration.installedRoot()
         configuration.pairingLifetime = parsed[pairingLifetime].map { .milliseconds($0) } ?? configuration.pairingLifetime
-        configuration.tls = try tlsSetting(parsed)
+        configuration.tls = tlsSetting(parsed)
         return .run(configuration)
     }
 
-    /// `--tls auto`, or `--tls-cert` with `--tls-key` (both or neither).
-    private static func tlsSetting(_ parsed: ParsedCommand) throws(HostError) -> TLSSetting? {
+    /// `--tls auto`, or `--tls-cert` with `--tls-key` (the parser has checked that they come together).
+    private static func tlsSetting(_ parsed: ParsedCommand) -> TLSSetting? {
         if parsed[tls] != nil { return .automatic }
-        switch (parsed[tlsCertificate], parsed[tlsKey]) {
-        case (nil, nil):
-            return nil
-        case let (certificate?, key?):
-            return .files(certificate: certificate, key: key)
-        case (_?, nil):
-            throw .usage("--tls-cert needs --tls-key (the certificate's private key, PEM); see deckd --help")
-        case (nil, _?):
-            throw .usage("--tls-key needs --tls-cert (the certificate, PEM), or use --tls auto; see deckd --help")
-        }
+        guard let certificate = parsed[tlsCertificate], let key = parsed[tlsKey] else { return nil }
+        return .files(certificate: certificate, key: key)
     }
 
     /// `deckd --help`.
@@ -130,9 +122,9 @@ public enum HostArguments {
                                     validate: { $0 == "auto" ? nil : "must be auto (or give --tls-cert and --tls-key)" })
     static let tlsCertificate = Option<String>("tls-cert", value: "FILE",
                                                help: "TLS with this PEM certificate (chain), re-read on SIGHUP",
-                                               completion: .file, validate: notEmpty)
+                                               completion: .file, needs: ["tls-key"], validate: notEmpty)
     static let tlsKey = Option<String>("tls-key", value: "FILE", help: "the private key (PEM) of --tls-cert",
-                                       completion: .file, validate: notEmpty)
+                                       completion: .file, onlyWith: "tls-cert", validate: notEmpty)
     static let logLevel = Option<LogLevel>("log-level", value: "debug|info|warning|error",
                                            help: "the least important lines logged (default info)")
     static let web = Option<String>("web", value: "HOST:PORT",

@@ -16,15 +16,16 @@ struct TLSAndPairingCodeTests {
         #expect(try Self.parse(["--tls", "auto"])?.tls == .automatic)
         #expect(try Self.parse(["--tls-cert", "c.pem", "--tls-key", "k.pem"])?.tls == .files(certificate: "c.pem", key: "k.pem"))
         // The later of --tls and --tls-cert wins, as for --listen and --no-tcp.
-        #expect(try Self.parse(["--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls", "auto"])?.tls == .automatic)
         #expect(try Self.parse(["--tls", "auto", "--tls-cert", "c.pem", "--tls-key", "k.pem"])?.tls
             == .files(certificate: "c.pem", key: "k.pem"))
     }
 
     @Test(arguments: [
         (["--tls", "on"], "must be auto"),
-        (["--tls-cert", "c.pem"], "--tls-cert needs --tls-key"),
-        (["--tls-key", "k.pem"], "--tls-key needs --tls-cert"),
+        (["--tls-cert", "c.pem"], "--tls-cert needs --tls-key FILE as well"),
+        (["--tls-key", "k.pem"], "--tls-key only goes with --tls-cert"),
+        // --tls-key stays behind when a later --tls replaces --tls-cert.
+        (["--tls-cert", "c.pem", "--tls-key", "k.pem", "--tls", "auto"], "--tls-key only goes with --tls-cert"),
     ])
     func tlsMistakes(arguments: [String], words: String) {
         #expect(throws: HostError.self) { try Self.parse(arguments) }

@@ -205,7 +205,7 @@ def test_tls_cert_without_key_is_a_usage_error(tmp_path):
     result = subprocess.run([str(bin_dir() / "deckd"), "--tls-cert", str(tmp_path / "a.pem")],
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
-    assert "--tls-cert needs --tls-key" in result.stderr
+    assert "--tls-cert needs --tls-key FILE as well" in result.stderr
 
 
 def test_plain_listener_off_loopback_warns_once_and_tls_does_not():

@@ -42,6 +42,19 @@ package final class HostProcess {
         return UInt16(line[range.upperBound...].prefix { $0.isNumber })
     }
 
+    /// The web listener's port in the ready line (`… and http://127.0.0.1:40124/ (web) …`).
+    static func webPort(in text: String) -> UInt16? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("deckd ready") }),
+              let range = line.range(of: "http://127.0.0.1:") else { return nil }
+        return UInt16(line[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// What deckd wrote so far.
+    package var text: String { child.text }
+
+    /// Its process id.
+    package var pid: Int32 { child.pid }
+
     /// Stops it with SIGTERM; its exit status.
     @discardableResult
     package func stop() -> Int32 {

@@ -167,10 +167,13 @@ public enum Host {
             throw .runtime(error.description)
         }
         var places: [String] = []
+        // WEB.md §1: browsers count against the same connection limit as TCP devices.
+        let devices = SharedConnectionCount()
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
                 tls?.install(on: tcp)
+                tcp.sharedCount = devices
                 host.inputs.listeners.append(tcp)
                 places.append("\(tcp.address) (devices\(tls == nil ? "" : ", TLS"))")
             }
@@ -183,6 +186,7 @@ public enum Host {
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
                 let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
                 tls?.install(on: web)  // the same layer as the device port's, beneath HTTP and WebSocket
+                web.sharedCount = devices
                 host.inputs.listeners.append(web)
                 host.webAddress = web.address
                 places.append("\(tls == nil ? "http" : "https")://\(web.address)/ (web)")

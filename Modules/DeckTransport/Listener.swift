@@ -18,6 +18,9 @@ public final class Listener {
     /// Makes the byte-stream layer (TLS) of each connection accepted from now
     /// on; nil for plain connections. See ``ByteStreamLayer``.
     package var streamLayerFactory: (() -> any ByteStreamLayer)?
+    /// Connections counted with other listeners' under one limit (the web
+    /// listener's with the TCP devices', WEB.md §1); nil: this listener's own.
+    package var sharedCount: SharedConnectionCount?
 
     let loop: EventLoop
     let fileDescriptor: Int32
@@ -84,7 +87,12 @@ public final class Listener {
 
     /// A connection of this listener closed its descriptor.
     func connectionFinished(_ connection: Connection) {
-        if connection.isRejection { rejectingCount -= 1 } else { activeCount -= 1 }
+        if connection.isRejection {
+            rejectingCount -= 1
+        } else {
+            activeCount -= 1
+            sharedCount?.count -= 1
+        }
     }
 
     // MARK: accepting
@@ -121,7 +129,7 @@ public final class Listener {
 
     private func admit(_ fd: Int32, peer: SocketAddress) {
         let state = loop.state
-        guard activeCount < limits.maxConnections else {
+        guard activeCount < limits.maxConnections, (sharedCount?.count ?? 0) < limits.maxConnections else {
             refuse(fd, peer: peer)
             handler.connectionRejected(from: peer, by: self)
             return
@@ -136,6 +144,7 @@ public final class Listener {
             return
         }
         activeCount += 1
+        sharedCount?.count += 1
         handler.connectionOpened(connection)
     }
 
@@ -204,4 +213,14 @@ public final class Listener {
             if listening { loop.state.modify(fileDescriptor, token: token, events: EpollBits.readable) }
         }
     }
+}
+
+/// The connections of several listeners, counted together against one
+/// ``ConnectionLimits/maxConnections``. Loop-confined, as the listeners are.
+package final class SharedConnectionCount {
+    /// Connections holding a slot now, across the listeners that share this.
+    package internal(set) var count = 0
+
+    /// Makes one; give it to each listener's ``Listener/sharedCount``.
+    package init() {}
 }

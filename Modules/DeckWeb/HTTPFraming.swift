@@ -121,7 +121,7 @@ final class HTTPFraming: MessageFraming {
                     let rest = Array(UnsafeBufferPointer(rebasing: bytes[offset...]))
                     return server.upgrade(request, on: connection, remaining: rest)
                 }
-                let response = server.respond(to: request, on: connection)
+                let response = server.respond(to: request)
                 send(response, on: connection)
                 if response.close { return .done }
                 connection.restartEstablishTimer()  // the next head is due within 10 s too
@@ -149,8 +149,7 @@ final class HTTPFraming: MessageFraming {
             headers: fields.map { (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self)) },
             minorVersion: Int(parser.http_minor),
             keepAlive: http_should_keep_alive(&parser) != 0,
-            isUpgrade: parser.upgrade == 1,
-            hasBody: false)
+            isUpgrade: parser.upgrade == 1)
     }
 
     private func send(_ response: HTTPResponse, on connection: Connection) {

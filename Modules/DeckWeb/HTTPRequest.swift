@@ -12,8 +12,6 @@ struct HTTPRequest: Equatable {
     var keepAlive: Bool
     /// http_parser saw `Connection: upgrade` with an `Upgrade` header.
     var isUpgrade: Bool
-    /// A body was announced (`Content-Length` > 0 or chunked).
-    var hasBody: Bool
 
     /// The first value of a header, by case-insensitive name.
     func header(_ name: String) -> String? {
@@ -34,7 +32,7 @@ struct HTTPRequest: Equatable {
 
     static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.minorVersion == rhs.minorVersion
-            && lhs.keepAlive == rhs.keepAlive && lhs.isUpgrade == rhs.isUpgrade && lhs.hasBody == rhs.hasBody
+            && lhs.keepAlive == rhs.keepAlive && lhs.isUpgrade == rhs.isUpgrade
             && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
     }
 }

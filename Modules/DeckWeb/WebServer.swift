@@ -38,14 +38,17 @@ public final class WebServer: ConnectionHandler {
 
     // MARK: ConnectionHandler
 
+    /// Every connection of the web listener starts as HTTP.
     public func connectionOpened(_ connection: Connection) {
         connection.switchFraming(to: HTTPFraming(server: self), remaining: [])
     }
 
+    /// A WebSocket's text message: a line for the host.
     public func connection(_ connection: Connection, received line: Data) {
         if sockets[connection.id] != nil { host.connection(connection, received: line) }
     }
 
+    /// The host decides when an upgraded connection closes; HTTP ones close now.
     public func connectionInputEnded(_ connection: Connection) {
         if sockets[connection.id] != nil {
             host.connectionInputEnded(connection)
@@ -54,6 +57,7 @@ public final class WebServer: ConnectionHandler {
         }
     }
 
+    /// Tells the host when one of its WebSocket devices closed.
     public func connectionClosed(_ connection: Connection, reason: CloseReason) {
         guard sockets.removeValue(forKey: connection.id) != nil else { return }
         if sockets.isEmpty {
@@ -63,6 +67,7 @@ public final class WebServer: ConnectionHandler {
         host.connectionClosed(connection, reason: reason)
     }
 
+    /// For the host's log, as a TCP device refused at the limit.
     public func connectionRejected(from peer: SocketAddress, by listener: Listener) {
         host.connectionRejected(from: peer, by: listener)
     }
@@ -98,7 +103,7 @@ public final class WebServer: ConnectionHandler {
         }
     }
 
-    func respond(to request: HTTPRequest, on connection: Connection) -> HTTPResponse {
+    func respond(to request: HTTPRequest) -> HTTPResponse {
         var response = WebResponder(files: files, icons: icons).respond(to: request)
         if !request.keepAlive { response.close = true }
         return response

@@ -21,9 +21,11 @@ struct DeckctlHostTests {
         #expect(json.status == 0 && json.objects.count == 1 && json.objects[0]["type"] as? String == "status")
         let devices = try deck.run("devices")
         #expect(devices.status == 0)
-        #expect(devices.outLines.first?.hasPrefix("Kim's iPhone  phone  127.0.0.1:") == true)
+        #expect(devices.outLines.first == "no devices are paired (deckctl pair NAME pairs one)")
+        #expect(devices.outLines.contains { $0.hasPrefix("Kim's iPhone  phone  127.0.0.1:") })
         #expect(devices.outLines.last == "1 control connection (deckctl and scripts, this one included)")
-        #expect(try deck.json("devices").objects.first?["type"] as? String == "status")
+        let replies = try deck.json("devices").objects
+        #expect(replies.map { $0["type"] as? String } == ["devices", "status"])
         _ = phone
     }
 
@@ -201,7 +203,10 @@ struct DeckctlHostTests {
         #expect(pair.status == 0 && pair.outLines.first == "paired 'Kim's iPad'; its token is:")
         let token = try #require(pair.outLines.dropFirst().first?.trimmingCharacters(in: .whitespaces))
         let ipad = try deck.host.device("Kim's iPad", kind: "tablet", token: token)
-        #expect(try deck.run("devices").outLines.first?.hasPrefix("Kim's iPad  tablet  127.0.0.1:") == true)
+        let devices = try deck.run("devices").outLines
+        #expect(devices.first == "paired devices:")
+        #expect(devices.contains { $0.hasPrefix("  Kim's iPad  paired 20") && $0.hasSuffix("  connected") })
+        #expect(devices.contains { $0.hasPrefix("Kim's iPad  tablet  127.0.0.1:") })
         let json = try deck.json("pair", "Other")
         #expect(json.objects.first?["type"] as? String == "paired" && (json.objects.first?["token"] as? String)?.isEmpty == false)
         let unpair = try deck.run("unpair", "Kim's iPad")

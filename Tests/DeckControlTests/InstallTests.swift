@@ -27,7 +27,7 @@ struct InstallTests {
         return found.sorted()
     }
 
-    @Test func installsTheFourFilesAndUninstallRemovesExactlyThem() throws {
+    @Test func installsTheFourFilesAndTheWebAppAndUninstallRemovesExactlyThem() throws {
         let prefix = try TemporaryDirectory(prefix: "prefix")
         let unrelated = prefix.appending("bin/keep-me").path
         try FileManager.default.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
@@ -36,9 +36,11 @@ struct InstallTests {
         let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)"])
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("systemctl --user enable --now deckd"))
-        #expect(Self.files(under: prefix.path) == ["bin/deckctl", "bin/deckd", "bin/keep-me",
-                                                   "share/bash-completion/completions/deckctl",
-                                                   "share/systemd/user/deckd.service"])
+        // The web app (Apps/web, when the repository has it) goes to PREFIX/share/deckd/web, where deckd looks.
+        let web = Self.files(under: Self.repository + "/Apps/web").map { "share/deckd/web/" + $0 }
+        #expect(Self.files(under: prefix.path) == (["bin/deckctl", "bin/deckd", "bin/keep-me",
+                                                    "share/bash-completion/completions/deckctl",
+                                                    "share/systemd/user/deckd.service"] + web).sorted())
         for binary in ["deckd", "deckctl"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/bin/\(binary)"))
         }

@@ -37,8 +37,8 @@ struct HostCoreBugTests {
         let editor = try host.device("editor", token: editorToken)
         let phone = try host.rawDevice()
         try phone.send(.hello(Hello(device: Device(name: "phone", kind: "phone"), token: token)))
-        // `join` follows the welcome, which the phone does not read yet.
-        _ = try watcher.next(timeout: .seconds(20)) { if case .event(.join(let client)) = $0 { client.name == "phone" } else { false } }
+        // `join` follows the welcome, which the phone does not read yet; it is known by its paired name (WEB.md §3).
+        _ = try watcher.next(timeout: .seconds(20)) { if case .event(.join(let client)) = $0 { client.name == "kim" } else { false } }
         var layout = editor.welcomeLayout
         for _ in 0..<3 {
             let button = try #require(layout.button(page: 0, index: 0))

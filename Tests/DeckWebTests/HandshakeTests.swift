@@ -9,7 +9,7 @@ struct HandshakeTests {
                        ("Sec-WebSocket-Key", key), ("Sec-WebSocket-Version", version)]
         if let origin { headers.append(("Origin", origin)) }
         return HTTPRequest(method: "GET", target: "/ws", headers: headers.map { (name: $0.0, value: $0.1) }, minorVersion: 1,
-                           keepAlive: true, isUpgrade: true, hasBody: false)
+                           keepAlive: true, isUpgrade: true)
     }
 
     @Test func theAcceptKeyOfRFC6455sExample() {

@@ -205,3 +205,21 @@ def test_two_hundred_browsers_at_once(host):
 
     revisions = asyncio.run(main())
     assert len(revisions) == 200 and len(set(revisions)) == 1
+
+
+def test_browsers_and_tcp_devices_share_the_connection_limit(deck):
+    h = deck(extra=["--max-connections", "3"])
+    devices = [h.tcp(name="t1"), h.ws(hello=True), h.tcp(name="t2")]
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+    with pytest.raises((ConnectionClosed, InvalidHandshake, OSError, TimeoutError)):
+        extra = h.ws(hello=True)  # the fourth: refused, whatever its transport
+    devices[0].close()
+    import time
+    deadline = time.time() + 10
+    while True:  # the slot is given back once the host has closed its side
+        try:
+            h.ws(hello=True)
+            break
+        except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+            assert time.time() < deadline
+            time.sleep(0.05)

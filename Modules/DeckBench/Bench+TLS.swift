@@ -1,3 +1,4 @@
+import DeckProtocol
 import DeckTLS
 
 /// The cost of TLS (issue 16): one device's edit round trip over TLS
@@ -15,7 +16,10 @@ extension Bench {
         let plainDevice = try BenchDevice(port: plain.port, name: "bench phone (plain)")
         let tlsDevice = try BenchDevice(port: secure.port, name: "bench phone (TLS)", tls: trust)
         let from = (page: 0, index: 0), to = (page: 0, index: 1)
-        let samples = try Measure.interleaved(count: plan.edits.count, warmUp: plan.edits.warmUp, [
+        // One sample each in turn (a round per pair): the disk's slow spells, which dominate an edit,
+        // then fall on both sides alike instead of on one side's block of samples.
+        let samples = try Measure.interleaved(count: plan.edits.count, warmUp: plan.edits.warmUp,
+                                              rounds: plan.edits.count, [
             { try Self.timedMove(tlsDevice, from: from, to: to) },
             { try Self.timedMove(plainDevice, from: from, to: to) },
         ])
@@ -25,6 +29,14 @@ extension Bench {
                       target: "≤ 1.15× plain at the median", verdict: ratio <= 1.15 ? .met : .missed,
                       note: "TLS 1.3, --tls auto's ECDSA P-256 certificate; two hosts on the 4-page desk profile, "
                         + "timed in turns"))
+        // TLS's own cost without the disk: a ping's round trip on the same two connections.
+        let pings = try Measure.interleaved(count: plan.echo.count, warmUp: plan.echo.warmUp, rounds: plan.echo.count, [
+            { try Self.timedPing(tlsDevice.socket) },
+            { try Self.timedPing(plainDevice.socket) },
+        ])
+        record(Figure(id: "tls.pingRoundTrip", title: "ping round trip over TLS", unit: "µs",
+                      value: .init(pings[0]), baselineLabel: "the same over plain TCP", baseline: .init(pings[1]),
+                      note: "ping → pong on the same two devices: the records' sealing and opening on both ends"))
 
         let server = try TLSContext(certificateFile: folder + "/certificate.pem", keyFile: folder + "/key.pem")
         let count = plan.handshakes
@@ -60,6 +72,17 @@ extension Bench {
         try device.awaitLayout()
         device.applied(from: from, to: to, revision: revision)
         return elapsed
+    }
+
+    /// One `ping` → `pong`, in µs.
+    private static func timedPing(_ socket: BenchSocket) throws -> Double {
+        let line = ClientMessage(id: .int(7), .ping).line()
+        let start = BenchClock.now()
+        try socket.send(line)
+        guard let reply = try socket.readLine(), reply.starts(with: Array(#"{"type":"pong""#.utf8)) else {
+            throw BenchError.setup("deckd did not answer ping with pong")
+        }
+        return BenchClock.microseconds(since: start)
     }
 
     /// A full handshake between two sessions in memory, in µs: the crypto and OpenSSL's own work, no sockets.

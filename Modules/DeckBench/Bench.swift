@@ -78,6 +78,7 @@ package final class Bench {
         let rows: [(String, String, String, String?)] = [
             ("edit.roundTrip", "edit round trip (moveButton → ok, durable)", "µs", "≤ 1.5× floor at the median"),
             ("tls.editRoundTrip", "edit round trip over TLS", "µs", "≤ 1.15× plain at the median"),
+            ("tls.pingRoundTrip", "ping round trip over TLS", "µs", nil),
             ("tls.handshakes", "TLS handshakes per second (connect → established)", "/s", nil),
             ("fanout.1", "fan-out to 1 device", "ms", nil),
             ("fanout.64", "fan-out to 64 devices", "ms", nil),

@@ -45,6 +45,8 @@ setup:
 	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
 		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
 	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
+	@command -v node >/dev/null 2>&1 || { echo "make setup: installing nodejs (the web engine and its tests in Apps/web run on it)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs >/dev/null; }
 
 ## build: debug build of every module and app
 build: setup
@@ -57,6 +59,9 @@ test: setup
 	# The example device app: a separate package using only the device modules, built and run.
 	$(SWIFT) build --package-path Examples/DeviceApp
 	$(SWIFT) run --package-path Examples/DeviceApp --skip-build DeviceApp
+	# The web engine: unit tests, every trace file, and the differential test against
+	# the Swift engine built above (.build/debug/deck-gestures, deck-layout-replay).
+	node --test Apps/web/test/*.test.mjs
 	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
 

@@ -129,6 +129,10 @@ let package = Package(
         .testTarget(name: "DeckGesturesTests",
                     dependencies: ["DeckGestures", "DeckGestureTraces", "DeckGeometry", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckGesturesTests", exclude: ["Traces"], swiftSettings: strict),
+        // Not a user-facing tool: the web engine's differential test (Apps/web/test) runs
+        // DeckModel's and DeviceLayout's edits through it to compare the two engines' moves.
+        .executableTarget(name: "deck-layout-replay", dependencies: ["DeckGestures", "DeckModel"],
+                          path: "Tests/DeckLayoutReplay", swiftSettings: strict),
         // Not a user-facing tool: the kill -9 durability test runs it and kills it mid-write.
         .executableTarget(name: "deck-snapshot-torture", dependencies: ["DeckSnapshots", "DeckModel"],
                           path: "Tests/DeckSnapshotTorture", swiftSettings: strict),

@@ -18,10 +18,13 @@ public struct DeckSetup: Hashable, Sendable {
     public var arranging: Bool
     /// The host's protocol level.
     public var protocolLevel: Int
+    /// Whether the replay prints the session's scene after every event
+    /// (`"scene": true`), so what a renderer draws is compared too.
+    public var printsScene: Bool
 
     init(_ value: TraceValue) throws(TraceError) {
         let deck = try TraceObject(value, at: "deck")
-        try deck.allow(["size", "columns", "pages", "page", "filled", "arrange", "protocol", "slotsPerPage", "spacing"])
+        try deck.allow(["size", "columns", "pages", "page", "filled", "arrange", "protocol", "slotsPerPage", "spacing", "scene"])
         let size = try deck.pair("size")
         let slots = try deck.int("slotsPerPage", default: DeckConstants.defaultSlotsPerPage, in: 1...DeckConstants.maximumSlotsPerPage)
         do {
@@ -38,6 +41,7 @@ public struct DeckSetup: Hashable, Sendable {
         page = try deck.int("page", default: 0, in: 0...(pageCount - 1))
         arranging = try deck.bool("arrange", default: false)
         protocolLevel = try deck.int("protocol", default: ArrangeSession.movingProtocolLevel, in: 0...1_000_000)
+        printsScene = try deck.bool("scene", default: false)
         guard case .array(let slotValues) = deck["filled"] ?? .array([]) else {
             throw TraceError("deck.filled must be an array of [page, index] pairs")
         }
@@ -78,11 +82,43 @@ struct DeckReplay {
             case .lock: .app(.hostLocked, at: event.time)
             case .disconnect: .app(.disconnected, at: event.time)
             case .background: .app(.background, at: event.time)
+            case .released: .app(.released, at: event.time)
             case .down, .move, .up, .cancel: .touch(TouchEvent(time: event.time, phase: Self.phase(event.kind), location: event.location))
             }
             lines += session.handle(input).map(Self.line)
+            if setup.printsScene { lines.append(Self.sceneLine(session, at: event.time)) }
         }
         return lines
+    }
+
+    /// `{"t", "cb": "scene", …}`: what the session says to draw after an event.
+    static func sceneLine(_ session: ArrangeSession, at time: TimeInterval) -> TraceValue {
+        let scene = session.scene
+        func slot(_ slot: SlotID?) -> TraceValue {
+            slot.map { .array([.number(Double($0.page)), .number(Double($0.index))]) } ?? .null
+        }
+        let hint: TraceValue = scene.hint.map { hint in
+            let frame = hint.placement.frame
+            return .object([
+                TraceField("edge", .string(hint.placement.edge.rawValue)),
+                TraceField("frame", .array([frame.origin.x, frame.origin.y, frame.width, frame.height].map { .number(Double($0)) })),
+                TraceField("tailX", .number(Double(hint.placement.tailX))),
+                TraceField("canMove", .bool(hint.canMove)),
+            ])
+        } ?? .null
+        let lifted: TraceValue = scene.lifted.map { tile in
+            .object([TraceField("slot", slot(tile.source)), TraceField("center", .pair(tile.center.x, tile.center.y)),
+                     TraceField("scale", .number(Double(tile.scale)))])
+        } ?? .null
+        let wiggling = scene.filled.sorted().filter(scene.wiggles).map { slot($0) }
+        return .object([
+            TraceField("t", .number(time)), TraceField("cb", .string("scene")),
+            TraceField("page", .number(Double(scene.page))), TraceField("pages", .number(Double(scene.pageCount))),
+            TraceField("stripOffset", .number(Double(scene.stripOffset))), TraceField("following", .bool(scene.stripFollowsFinger)),
+            TraceField("arranging", .bool(scene.arranging)), TraceField("held", slot(scene.held)), TraceField("hint", hint),
+            TraceField("lifted", lifted), TraceField("target", slot(scene.target)), TraceField("wiggling", .array(wiggling)),
+            TraceField("deadline", session.deadline.map { .number($0) } ?? .null),
+        ])
     }
 
     private static func phase(_ kind: TraceEvent.Kind) -> TouchEvent.Phase {

@@ -68,7 +68,7 @@ public struct Trace: Sendable {
             }
             subject = .gesture(spec, view: views.first)
         case "deck":
-            eventKinds.formUnion([.done, .lock, .disconnect, .background])
+            eventKinds.formUnion([.done, .lock, .disconnect, .background, .released])
             let setup = try DeckSetup(body)
             _ = try setup.session()
             subject = .deck(setup)

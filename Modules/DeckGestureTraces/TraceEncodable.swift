@@ -9,6 +9,10 @@ struct EncodedValue: Equatable, Sendable {
     /// The times of the drag samples inside: not printed, but part of
     /// equality, so two drag samples at one place are still two changes.
     var sampleTimes: [TimeInterval] = []
+    /// The value's shape with every tap and every missing part named: not
+    /// printed, but part of equality, because a tap (`null` in JSON) where
+    /// there was no value (also `null`) is a change the engine delivers.
+    var shape: String = ""
 }
 
 /// Values that a trace can print.
@@ -17,11 +21,11 @@ protocol TraceEncodable {
 }
 
 extension Bool: TraceEncodable {
-    var encoded: EncodedValue { EncodedValue(json: .bool(self)) }
+    var encoded: EncodedValue { EncodedValue(json: .bool(self), shape: "press") }
 }
 
 extension TapRecognizer.Value: TraceEncodable {
-    var encoded: EncodedValue { EncodedValue(json: .null) }
+    var encoded: EncodedValue { EncodedValue(json: .null, shape: "tap") }
 }
 
 extension DragValue: TraceEncodable {
@@ -33,16 +37,16 @@ extension DragValue: TraceEncodable {
             TraceField("velocity", .pair(velocity.width, velocity.height)),
             TraceField("predictedEndTranslation", .pair(predictedEndTranslation.width, predictedEndTranslation.height)),
         ])
-        return EncodedValue(json: json, dragTranslation: translation, sampleTimes: [time])
+        return EncodedValue(json: json, dragTranslation: translation, sampleTimes: [time], shape: "drag")
     }
 }
 
 extension EncodedValue: TraceEncodable {
     var encoded: EncodedValue { self }
 
-    /// The same value nested inside a combinator's JSON.
-    func wrapped(_ wrap: (TraceValue) -> TraceValue) -> EncodedValue {
-        EncodedValue(json: wrap(json), dragTranslation: dragTranslation, sampleTimes: sampleTimes)
+    /// The same value nested inside a combinator's JSON, its shape inside `tag(…)`.
+    func wrapped(_ tag: String, _ wrap: (TraceValue) -> TraceValue) -> EncodedValue {
+        EncodedValue(json: wrap(json), dragTranslation: dragTranslation, sampleTimes: sampleTimes, shape: "\(tag)(\(shape))")
     }
 }
 
@@ -50,12 +54,13 @@ extension SequenceValue: TraceEncodable where First: TraceEncodable, Second: Tra
     var encoded: EncodedValue {
         switch self {
         case .first(let a):
-            return a.encoded.wrapped { .object([TraceField("first", $0)]) }
+            return a.encoded.wrapped("first") { .object([TraceField("first", $0)]) }
         case .second(let a, let b):
             let json = TraceValue.object([TraceField("second", .array([a.encoded.json, b?.encoded.json ?? .null]))])
             // The part running now is the one a bound offset follows.
             return EncodedValue(json: json, dragTranslation: b?.encoded.dragTranslation ?? a.encoded.dragTranslation,
-                                sampleTimes: a.encoded.sampleTimes + (b?.encoded.sampleTimes ?? []))
+                                sampleTimes: a.encoded.sampleTimes + (b?.encoded.sampleTimes ?? []),
+                                shape: "second(\(a.encoded.shape),\(b?.encoded.shape ?? "none"))")
         }
     }
 }
@@ -67,15 +72,16 @@ extension SimultaneousValue: TraceEncodable where First: TraceEncodable, Second:
             TraceField("second", second?.encoded.json ?? .null),
         ])
         return EncodedValue(json: json, dragTranslation: first?.encoded.dragTranslation ?? second?.encoded.dragTranslation,
-                            sampleTimes: (first?.encoded.sampleTimes ?? []) + (second?.encoded.sampleTimes ?? []))
+                            sampleTimes: (first?.encoded.sampleTimes ?? []) + (second?.encoded.sampleTimes ?? []),
+                            shape: "both(\(first?.encoded.shape ?? "none"),\(second?.encoded.shape ?? "none"))")
     }
 }
 
 extension ExclusiveValue: TraceEncodable where First: TraceEncodable, Second: TraceEncodable {
     var encoded: EncodedValue {
         switch self {
-        case .first(let a): a.encoded.wrapped { .object([TraceField("first", $0)]) }
-        case .second(let b): b.encoded.wrapped { .object([TraceField("second", $0)]) }
+        case .first(let a): a.encoded.wrapped("first") { .object([TraceField("first", $0)]) }
+        case .second(let b): b.encoded.wrapped("second") { .object([TraceField("second", $0)]) }
         }
     }
 }

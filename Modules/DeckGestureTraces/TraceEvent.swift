@@ -14,6 +14,8 @@ public struct TraceEvent: Hashable, Sendable {
         case disconnect
         /// Deck traces only: the app left the foreground.
         case background
+        /// Deck traces only: the platform says the finger is gone though no lift came.
+        case released
 
         /// Kinds every trace may use.
         static let touchKinds: Set<Kind> = [.down, .move, .up, .cancel, .tick]

@@ -43,7 +43,10 @@ extension ArrangeSession {
                 if pager.isFollowing { pager.settle() }
             }
         }
-        if touch?.gesture.isTouching == false { touch = nil }
+        if touch?.gesture.isTouching == false {
+            touch = nil
+            releaseDeadline = nil
+        }
         return out
     }
 

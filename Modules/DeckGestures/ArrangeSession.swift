@@ -32,6 +32,11 @@ public struct ArrangeSession: Sendable {
     public static let liftedScale: CGFloat = 1.1
     /// The hint bubble's size when the app does not give its own.
     public static let defaultHintSize = CGSize(width: 220, height: 36)
+    /// After ``AppEvent/released``, how long the session waits for the lift
+    /// that should follow, in seconds (seed 000's guard for a release whose
+    /// end callback never comes). Then the touch ends as cancelled: a guessed
+    /// release never moves, runs or opens anything.
+    public static let releaseGuard: TimeInterval = 0.05
 
     /// The grid, in its own coordinate space.
     public let grid: DeckGrid
@@ -47,6 +52,8 @@ public struct ArrangeSession: Sendable {
     var pager: SwipePager
     var dwell = EdgeDwellPager()
     var dwellDeadline: TimeInterval?
+    /// When the release guard ends the touch, once armed by ``AppEvent/released``.
+    var releaseDeadline: TimeInterval?
     var touch: Touch?
     var now: TimeInterval = -.infinity
 
@@ -111,7 +118,7 @@ public struct ArrangeSession: Sendable {
     /// The next instant the session needs the clock (a hold, a tap timing
     /// out, an edge dwell flip): wake it then with `.tick`.
     public var deadline: TimeInterval? {
-        [touch?.gesture.deadline, dwellDeadline].compactMap { $0 }.min()
+        [touch?.gesture.deadline, dwellDeadline, releaseDeadline].compactMap { $0 }.min()
     }
 
     /// Replaces what the session knows of the layout: the host's layout (or
@@ -142,16 +149,18 @@ public struct ArrangeSession: Sendable {
     private mutating func advance(to time: TimeInterval) -> [ArrangeOutput] {
         var out: [ArrangeOutput] = []
         while let due = deadline, VirtualTime.isDue(due, at: time) {
-            let before = (touch?.gesture.deadline, dwellDeadline)
+            let before = (touch?.gesture.deadline, dwellDeadline, releaseDeadline)
             if var current = touch, current.gesture.deadline == due {
                 let signals = current.gesture.advance(to: due)
                 touch = current
                 out += apply(signals)
-            } else {
+            } else if dwellDeadline == due {
                 out += fireDwell(at: due)
+            } else {
+                out += fireReleaseGuard(at: due)
             }
             // Nothing moved on: stop rather than spin.
-            if before == (touch?.gesture.deadline, dwellDeadline) { break }
+            if before == (touch?.gesture.deadline, dwellDeadline, releaseDeadline) { break }
         }
         now = max(now, time)
         return out
@@ -177,6 +186,11 @@ public struct ArrangeSession: Sendable {
     }
 
     private mutating func receive(_ event: AppEvent, at time: TimeInterval) -> [ArrangeOutput] {
+        if event == .released {
+            // Only arms the guard: the real lift usually follows at once and wins.
+            if touch != nil, releaseDeadline == nil { releaseDeadline = time + Self.releaseGuard }
+            return []
+        }
         var out: [ArrangeOutput] = []
         touch?.interrupted = true
         if event == .background {
@@ -191,6 +205,13 @@ public struct ArrangeSession: Sendable {
             out.append(ArrangeOutput(time: time, action: .arrange(false)))
         }
         return out
+    }
+
+    /// The release guard ran out with the touch still open: it ends as cancelled.
+    private mutating func fireReleaseGuard(at time: TimeInterval) -> [ArrangeOutput] {
+        releaseDeadline = nil
+        guard touch != nil else { return [] }
+        return receive(TouchEvent.cancel(at: time))
     }
 
     /// The slot under a point of the visible page (nil in gaps and outside).

@@ -33,6 +33,12 @@ public enum AppEvent: Hashable, Sendable {
     case disconnected
     /// The app left the foreground (the system also takes the touch away).
     case background
+    /// The platform says no finger is on the glass, but the touch's lift has
+    /// not arrived (a web page whose touched element was redrawn away, a
+    /// gesture the system took without a cancel). The session waits
+    /// ``ArrangeSession/releaseGuard`` for the real lift, then ends the touch
+    /// as cancelled.
+    case released
 }
 
 /// An input of an ``ArrangeSession``.

@@ -51,7 +51,7 @@ struct ArrangeSessionFuzzTests {
                     event = .touch(.up(point, at: time))
                 case 35: event = .touch(.cancel(at: time)); fingers = 0
                 case 36..<39: event = .tick(time)
-                default: event = .app([AppEvent.done, .hostLocked, .disconnected, .background].randomElement(using: &rng)!, at: time)
+                default: event = .app([AppEvent.done, .hostLocked, .disconnected, .background, .released].randomElement(using: &rng)!, at: time)
                 }
                 if case .app(.background, _) = event { fingers = 0 }
                 let before = session.filled.count

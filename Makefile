@@ -41,12 +41,12 @@ setup:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@python3 -c 'import yaml' 2>/dev/null || { echo "make setup: installing PyYAML (tests compare exports with it)"; python3 -m pip install -q pyyaml; }
+	@command -v node >/dev/null 2>&1 || { echo "make setup: installing nodejs (the web engine and its tests in Apps/web run on it)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs >/dev/null; }
 	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
 	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
 		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
 	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
-	@command -v node >/dev/null 2>&1 || { echo "make setup: installing nodejs (the web engine and its tests in Apps/web run on it)"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs >/dev/null; }
 
 ## build: debug build of every module and app
 build: setup
@@ -101,7 +101,9 @@ install-files:
 	install -m 755 "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
-	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
+	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
+	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
+		chmod -R u=rwX,go=rX "$(DESTDIR)$(WEB_DIR)"; fi
 	"$(BUILT)/deckctl" completion bash > "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp"
 	mv "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl.tmp" "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl"
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"

@@ -36,8 +36,9 @@ struct InstallTests {
         let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)"])
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("systemctl --user enable --now deckd"))
-        // The web app (Apps/web, when the repository has it) goes to PREFIX/share/deckd/web, where deckd looks.
-        let web = Self.files(under: Self.repository + "/Apps/web").map { "share/deckd/web/" + $0 }
+        // The web app (Apps/web but its tests) goes to PREFIX/share/deckd/web, where deckd looks.
+        let web = Self.files(under: Self.repository + "/Apps/web").filter { !$0.hasPrefix("test/") }
+            .map { "share/deckd/web/" + $0 }
         #expect(Self.files(under: prefix.path) == (["bin/deckctl", "bin/deckd", "bin/keep-me",
                                                     "share/bash-completion/completions/deckctl",
                                                     "share/systemd/user/deckd.service"] + web).sorted())

@@ -5,7 +5,7 @@ SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
 # libssl-dev: TLS (DeckTLS); tcpdump and iproute2: the network-namespace capture test of TLS.
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
-                zbar-tools curl libssl-dev tcpdump iproute2 openssl
+                zbar-tools curl libssl-dev tcpdump iproute2 openssl binutils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -22,11 +22,21 @@ BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
 # ~/.local, /usr/local and /usr alike. PREFIX/lib/systemd/user is not searched
 # for ~/.local.
 SYSTEMD_USER_DIR    ?= $(PREFIX)/share/systemd/user
+# The example plugins (plugins/ with their built programs). deckd searches
+# PREFIX/share/deckd/plugins, found next to its own binary, after the user's
+# plugins folder (deckd --help), so the example layouts work after install.
+PLUGIN_DIR          ?= $(PREFIX)/share/deckd/plugins
+STRIP               ?= strip
+# Where systemd looks for user units, one per line (tests give their own);
+# nothing printed means "cannot tell", and no hint is given.
+UNIT_PATHS          ?= systemd-analyze --user unit-paths
 # The folder holding the built deckd and deckctl, for install-files (install
 # passes its release build; tests pass a debug build).
 BUILT               ?=
 INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
-                       $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service
+                       $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service \
+                       $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
+INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 
 .PHONY: all setup build test run bench clean install install-files uninstall
 
@@ -91,15 +101,23 @@ WEB_DIR             ?= $(PREFIX)/share/deckd/web
 install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckd
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckctl
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
 install-files:
-	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" || \
-		{ echo "make install-files: no deckd and deckctl in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)"
-	install -m 755 "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
-	install -m 755 "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" -a -x "$(BUILT)/deck-plugin-counter" || \
+		{ echo "make install-files: no deckd, deckctl and deck-plugin-counter in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)" \
+		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold"
+	# Stripped: symbols are most of a static Swift binary (deckctl: 76 MB to a few).
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-counter" "$(DESTDIR)$(PLUGIN_DIR)/counter/deck-plugin-counter"
+	install -m 644 plugins/counter/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/counter/plugin.yaml"
+	install -m 755 plugins/counter/counter "$(DESTDIR)$(PLUGIN_DIR)/counter/counter"
+	install -m 644 plugins/hold/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/hold/plugin.yaml"
+	install -m 755 plugins/hold/hold.py "$(DESTDIR)$(PLUGIN_DIR)/hold/hold.py"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
@@ -109,15 +127,19 @@ install-files:
 	sed 's|@BINDIR@|$(BINDIR)|g' Support/deckd.service.in > "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp"
 	mv "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service.tmp" "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service"
 	@chmod 644 "$(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl" "$(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service"
-	@if [ -z "$(DESTDIR)" ] && command -v systemd-analyze >/dev/null 2>&1 && \
-	    ! systemd-analyze --user unit-paths 2>/dev/null | grep -qx "$(SYSTEMD_USER_DIR)"; then \
-		echo "note: systemd does not look for user units in $(SYSTEMD_USER_DIR);"; \
-		echo "      link the unit with: systemctl --user link $(SYSTEMD_USER_DIR)/deckd.service"; \
-	elif [ -z "$(DESTDIR)" ]; then \
-		systemctl --user daemon-reload >/dev/null 2>&1 || true; \
+	@paths="$$($(UNIT_PATHS) 2>/dev/null)"; \
+	if [ -z "$(DESTDIR)" ] && [ -n "$$paths" ] && ! printf '%s\n' "$$paths" | grep -qx "$(SYSTEMD_USER_DIR)"; then \
+		echo "installed deckd and deckctl in $(BINDIR), the example plugins in $(PLUGIN_DIR)."; \
+		echo "note: systemd does not look for user units in $(SYSTEMD_USER_DIR); link the unit, then start the host:"; \
+		echo "  systemctl --user link $(SYSTEMD_USER_DIR)/deckd.service"; \
+		echo "  systemctl --user start deckd"; \
+		echo "(to have it start at every login, install with a PREFIX systemd searches, such as the default ~/.local)"; \
+	else \
+		if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi; \
+		echo "installed deckd and deckctl in $(BINDIR), the example plugins in $(PLUGIN_DIR);"; \
+		echo "start the host now and at every login with:"; \
+		echo "  systemctl --user enable --now deckd"; \
 	fi
-	@echo "installed deckd and deckctl in $(BINDIR); start the host now and at every login with:"
-	@echo "  systemctl --user enable --now deckd"
 
 ## uninstall: remove exactly the files install put (stopping and disabling deckd.service first if it is that unit)
 uninstall:
@@ -128,6 +150,7 @@ uninstall:
 	fi
 	rm -f $(INSTALLED_FILES)
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
+	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 clean:

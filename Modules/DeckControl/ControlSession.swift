@@ -1,3 +1,4 @@
+import DeckModel
 import DeckProtocol
 import DeckTransport
 #if canImport(Glibc)
@@ -71,7 +72,7 @@ final class ControlSession {
 
     /// Sends `request` and returns the host's reply to it; lines that are
     /// not the reply (broadcasts) are skipped. An `error` reply is thrown as `refused`.
-    func request(_ request: ClientRequest) throws(DeckctlError) -> HostLine {
+    func request(_ request: ClientRequest, skipped: ((HostMessage) -> Void)? = nil) throws(DeckctlError) -> HostLine {
         let id = nextID
         nextID += 1
         do {
@@ -79,7 +80,7 @@ final class ControlSession {
         } catch {
             throw .hostGone(socket: socket, reason: "stopped taking requests (\(Self.reason(error)))")
         }
-        let reply = try Self.awaitReply(to: id, from: client, socket: socket, beforeHello: false)
+        let reply = try Self.awaitReply(to: id, from: client, socket: socket, beforeHello: false, skipped: skipped)
         echo?(reply.text)
         if case let .error(_, code, text, problems)? = reply.message {
             throw .refused(code: code, message: text, problems: problems)
@@ -106,7 +107,7 @@ final class ControlSession {
     }
 
     private static func awaitReply(to id: Int, from client: LineClient, socket: String,
-                                   beforeHello: Bool) throws(DeckctlError) -> HostLine {
+                                   beforeHello: Bool, skipped: ((HostMessage) -> Void)? = nil) throws(DeckctlError) -> HostLine {
         while true {
             let data: Data
             do {
@@ -125,7 +126,10 @@ final class ControlSession {
                 if error.code == .unsupported { continue }  // a message type from a newer host
                 throw .hostGone(socket: socket, reason: "sent a line deckctl cannot read (\(error.message))")
             }
-            guard message.id == .int(id) || (message.id == nil && message.type == "error") else { continue }
+            guard message.id == .int(id) || (message.id == nil && message.type == "error") else {
+                skipped?(message)
+                continue
+            }
             if beforeHello, case let .error(_, code, text, problems) = message {
                 throw .refused(code: code, message: text, problems: problems)
             }
@@ -146,5 +150,19 @@ final class ControlSession {
     private static func closedReason(_ error: TransportError) -> String {
         if case .connectionClosed = error { return "closed the connection" }
         return "could not be read: \(error)"
+    }
+}
+
+extension ControlSession {
+    /// The titles plugins show now (PROTOCOL.md §8 `buttonState`), by slot:
+    /// a control client gets them once it subscribes, before the reply to
+    /// the next request.
+    func pluginTitles() throws(DeckctlError) -> [DeckSlot: String] {
+        _ = try request(.subscribe)
+        var titles: [DeckSlot: String] = [:]
+        _ = try request(.ping) { message in
+            if case let .buttonState(page, index, title) = message { titles[DeckSlot(page: page, index: index)] = title }
+        }
+        return titles
     }
 }

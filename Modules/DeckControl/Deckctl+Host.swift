@@ -20,6 +20,21 @@ extension Deckctl {
         return .ok
     }
 
+    /// `plugins`: from `status` (as `devices` is), every plugin and the manifests' problems.
+    @Sendable static func plugins(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let status = try hostStatus(run)
+        run.say(HostText.plugins(status))
+        return .ok
+    }
+
+    /// `restart PLUGIN`.
+    @Sendable static func restartPlugin(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        let id = try required(run, C.pluginID)
+        _ = try run.connect().request(.restartPlugin(id: id))
+        run.say("restarting plugin '\(Label.clean(id))' (deckctl plugins shows when it runs again)")
+        return .ok
+    }
+
     @Sendable static func profiles(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
         let reply = try run.connect().request(.profiles)
         guard case let .profiles(_, active, profiles)? = reply.message else { throw unexpected(reply, "profiles") }
@@ -51,9 +66,18 @@ extension Deckctl {
     }
 
     @Sendable static func reload(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
-        let reply = try run.connect().request(.reload)
-        run.say("reloaded the profile files\(revision(of: reply))")
-        return .ok
+        let session = try run.connect()
+        let reply = try session.request(.reload)
+        run.say("reloaded the profile files and the plugins\(revision(of: reply))")
+        // CLI.md: every problem the reload found — other profiles' files and
+        // plugin manifests too, which do not make the host refuse — is printed
+        // as FILE:LINE:COLUMN, and then the exit status is 1.
+        guard case .status(_, let status)? = try session.request(.status).message else { return .ok }
+        guard !status.problems.isEmpty else { return .ok }
+        let count = status.problems.count
+        throw .refused(code: .invalid, message: "the reload found \(count) \(count == 1 ? "problem" : "problems"); "
+                           + "fix \(count == 1 ? "it" : "them") and run deckctl reload again",
+                       problems: status.problems)
     }
 
     @Sendable static func snapshots(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {

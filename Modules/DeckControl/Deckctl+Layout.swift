@@ -19,8 +19,10 @@ extension Deckctl {
             run.console.out(session.welcomeLine)
             return .ok
         }
-        let picture = LayoutPicture(layout: welcome.layout, profile: welcome.profile, revision: welcome.revision,
+        var picture = LayoutPicture(layout: welcome.layout, profile: welcome.profile, revision: welcome.revision,
                                     locked: welcome.locked, columns: run.parsed[C.columns])
+        // What a device shows: a plugin's title in place of the button's name.
+        picture.titles = try session.pluginTitles()
         run.say(picture.lines(page: page))
         return .ok
     }

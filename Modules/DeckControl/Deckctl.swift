@@ -58,7 +58,7 @@ public enum Deckctl {
         "status": status, "show": show, "profiles": profiles, "use": use, "set": set, "clear": clear,
         "move": move, "press": press, "lock": lock, "unlock": unlock, "reload": reload,
         "snapshots": snapshots, "restore": restore, "export": export, "pair": pair, "unpair": unpair,
-        "devices": devices, "watch": watch, "check": check, "completion": completion,
+        "devices": devices, "plugins": plugins, "restart": restartPlugin, "watch": watch, "check": check, "completion": completion,
     ]
 }
 

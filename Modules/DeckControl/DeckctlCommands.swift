@@ -149,6 +149,20 @@ enum DeckctlCommands {
             + "connected to the host now (name, kind, address, protocol level), and how many control "
             + "connections (deckctl, scripts) there are. A paired device shows the name it was paired as.")
 
+    static let plugins = CommandSpec(
+        "plugins", summary: "the plugins, their state and problems",
+        discussion: "Lists every plugin the host found: its state (running, starting, restarting, failed, stopped, "
+            + "unavailable), the pid of its process, how often it was restarted, how its last process ended, "
+            + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message.")
+    static let pluginID = Argument<String>("PLUGIN", help: "the plugin's id (see 'deckctl plugins')")
+    static let restartPlugin = CommandSpec(
+        "restart", summary: "restarts one plugin now",
+        discussion: "Stops the plugin (shutdown, then SIGTERM and SIGKILL as at any stop) and starts it again "
+            + "if the live layout uses it; a failed plugin gets a clean slate. Presses meanwhile wait for it "
+            + "(up to 2 s).",
+        arguments: [pluginID],
+        examples: [Example("deckctl restart counter", "after rebuilding the counter plugin's program")])
+
     static let everything = Flag("all", help: "also show control connections (deckctl commands, scripts) coming and going")
     static let watch = CommandSpec(
         "watch", summary: "prints every event until interrupted",
@@ -191,7 +205,7 @@ enum DeckctlCommands {
             + "Pages and slots count from 0, as in the profile files.",
         options: [control, json],
         subcommands: [status, show, profiles, use, SetCommand.spec, clear, move, press, lock, unlock, reload,
-                      snapshots, restore, export, pair, unpair, devices, watch, check, completion],
+                      snapshots, restore, export, pair, unpair, devices, plugins, restartPlugin, watch, check, completion],
         notes: [("exit status", """
             0   done
             1   the host refused (its error code and message on standard error)

@@ -49,7 +49,7 @@ struct EventText {
                 if eventRevision != pending.revision { lines.append(pending.line) }
             }
             return lines + describe(event, raw: line.text, madeLayout: madeLayout)
-        case let .layout(profile, revision, layout):
+        case let .layout(profile, revision, layout, _):
             guard revision != self.revision else { return [] }
             let earlier = flush()
             unclaimedLayout = revision
@@ -88,7 +88,7 @@ struct EventText {
         case .set(_, _, _, _, let revision, _), .clear(_, _, _, let revision, _),
              .move(_, _, _, _, _, _, let revision, _), .profile(_, let revision, _), .restore(_, _, let revision, _):
             revision
-        case .reload(_, let revision, _, _):
+        case .reload(_, let revision, _, _, _):
             revision
         case .refused, .press, .action, .lock, .join, .leave, .plugin, .unknown:
             nil
@@ -122,7 +122,14 @@ struct EventText {
             return ["\(Label.clean(client.name)) joined (\(client.kind), \(client.address), protocol \(client.protocolLevel))"]
         case let .leave(client, reason):
             return ["\(Label.clean(client.name)) left (\(Self.leaveReason(reason)))"]
-        case let .reload(profile, revision, problems, by):
+        case let .reload(profile, revision, problems, dropped, by):
+            if problems.isEmpty, !dropped.isEmpty, let revision {
+                // A rebase that could not keep every device edit: each is named.
+                self.revision = revision
+                return ["reloaded '\(Label.clean(profile))' from its file\(who(by)), revision \(revision); "
+                        + "\(dropped.count) device \(plural(dropped.count, "edit")) dropped:"]
+                    + dropped.map { "  " + Label.clean($0.description) }
+            }
             if problems.isEmpty {
                 guard let revision else { return ["reloaded '\(Label.clean(profile))' from its file\(who(by))"] }
                 guard madeLayout else {

@@ -48,6 +48,19 @@ enum HostText {
         return lines
     }
 
+    /// `counter  running  pid 4242  0 restarts` rows, then the manifests' problems.
+    static func plugins(_ status: HostStatus) -> [String] {
+        var lines = status.plugins.isEmpty ? ["no plugins are installed"] : table(status.plugins.map { plugin in
+            [Label.clean(plugin.id), plugin.state, plugin.pid.map { "pid \($0)" } ?? "-",
+             "\(plugin.restarts) \(plural(plugin.restarts, "restart"))",
+             plugin.lastExit.map { "last: \(Label.clean($0))" } ?? "", Label.clean(plugin.message)]
+        })
+        // Manifest problems name a plugin.yaml; profile problems are `status`'s to show.
+        let manifests = status.problems.filter { $0.file.hasSuffix("/plugin.yaml") || $0.file == "plugin.yaml" }
+        if !manifests.isEmpty { lines += ["problems:"] + manifests.map { "  " + Label.clean($0.description) } }
+        return lines
+    }
+
     static func clients(_ clients: [ClientInfo]) -> [String] {
         table(clients.map { [$0.name, $0.kind, $0.address, "protocol \($0.protocolLevel)"] })
     }

@@ -22,6 +22,9 @@ public struct LayoutPicture: Sendable {
     /// Columns inside a box when there is room (three boxes a row).
     static let roomyCellWidth = 24
 
+    /// Titles plugins set (`buttonState`), shown in place of those buttons' names.
+    public var titles: [DeckSlot: String] = [:]
+
     /// A picture with `columns` boxes a row, or the default for the layout's page size.
     public init(layout: DeckLayout, profile: String, revision: Int, locked: Bool, columns: Int? = nil) {
         self.layout = layout
@@ -76,7 +79,8 @@ public struct LayoutPicture: Sendable {
         let width = Self.cellWidth(columns: columns)
         let grid = BoxGrid(columns: max(1, columns), count: page.buttons.count, width: width, height: 2)
         return [heading] + grid.draw(title: { String($0) }, content: { index in
-            guard let button = page.buttons[index] else { return [] }
+            guard var button = page.buttons[index] else { return [] }
+            if let title = titles[DeckSlot(page: number, index: index)] { button.name = title }
             return [Label.title(of: button, width: width - 2), DisplayWidth.truncate(Label.summary(of: button.action), to: width - 2)]
         })
     }

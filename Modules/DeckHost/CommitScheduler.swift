@@ -18,8 +18,9 @@ struct CommitScheduler<Payload> {
     enum Action {
         /// Hand these writes to the disk thread as one batch; answer with ``batchFinished(receipts:failure:now:stopping:)``.
         case write([SnapshotEntry])
-        /// Perform this entry.
-        case perform(Payload)
+        /// Perform this entry; `receipt` is its durable write, if it had one
+        /// (a reload names the generation before it for `restore`).
+        case perform(Payload, receipt: DeckSnapshots.SnapshotInfo?)
         /// The first failed write of a batch: say so once (the fails follow).
         case writeFailed(any Error)
         /// This entry's write failed, or it was built on one that did: perform its failure instead.
@@ -137,8 +138,8 @@ struct CommitScheduler<Payload> {
             case .write(let batch):
                 gather.batchStarted(count: batch.count)
                 result.append(.write(batch))
-            case .perform(let payload, _):
-                result.append(.perform(payload))
+            case .perform(let payload, let receipt):
+                result.append(.perform(payload, receipt: receipt))
             case .fail(let payload, let error):
                 if !failed { result.append(.writeFailed(error)) }
                 failed = true

@@ -52,6 +52,11 @@ enum Effect: Equatable {
     case event(DeckEvent)
     /// A log line.
     case log(LogLevel, String)
+    /// A reload rebased the client edits onto `file` (PROFILE.md §5): the
+    /// `reload` event with the dropped edits, `log` with what was kept, and
+    /// each dropped edit in the log and `status`, named with the generation
+    /// just before this one (known once this entry's write is durable).
+    case rebased(profile: String, file: String, EditRebase, revision: Int, by: ClientInfo?, log: String)
 
     // MARK: Sessions
 

@@ -101,7 +101,9 @@ public enum HostArguments {
                                             + "else /tmp/deckd-UID/control.sock)",
                                         completion: .file, validate: notEmpty)
     static let plugins = Option<String>("plugins", value: "DIR",
-                                        help: "a plugins folder (default $XDG_DATA_HOME/deckd/plugins); several are searched in order",
+                                        help: "a plugins folder (default $XDG_DATA_HOME/deckd/plugins, then the example plugins "
+                                            + "make install put in PREFIX/share/deckd/plugins beside PREFIX/bin/deckd); "
+                                            + "several are searched in order",
                                         repeatable: true, completion: .directory, validate: notEmpty)
     static let opener = Option<String>("opener", value: "COMMAND",
                                        help: "opens `open` buttons (default xdg-open); gets the target as its argument",

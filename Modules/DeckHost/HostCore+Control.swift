@@ -51,6 +51,8 @@ extension HostCore {
             restore(generation, id: id, from: session)
         case .export(let profile):
             export(profile, id: id, from: session)
+        case .restartPlugin(let plugin):
+            restartPlugin(plugin, id: id, from: session)
         default:
             submit(Outcome(refusal(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: id),
                                    request: message.kind.rawValue, session: session)), from: session)

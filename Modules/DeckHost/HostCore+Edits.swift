@@ -47,7 +47,11 @@ extension HostCore {
             if change != nil, layout.pages.count > DeckConstants.maximumPages {
                 throw DeckModelError.invalidLayout("a layout may hold at most \(DeckConstants.maximumPages) pages")
             }
-            next = change.map { _ in live.next(layout: layout) }
+            next = change.map { change in
+                // Recorded with what its slots held, so a changed file can replay it (PROFILE.md §5).
+                let edit = DeckEdit(kind: change.kind, slots: change.slots, from: live.head.layout, to: layout)
+                return live.next(layout: layout, edits: EditRebase.recording(edit, after: live.head.edits, layout: layout))
+            }
             if let size = next?.encoded.json.count, size > configuration.maxLayoutBytes, size > live.head.encoded.json.count {
                 throw DeckModelError.invalidLayout("the layout would be \(size) bytes of JSON, more than the "
                     + "\(configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
@@ -110,6 +114,25 @@ enum EditChange: Equatable {
     case set(page: Int, index: Int, button: String, replaced: String?)
     case clear(page: Int, index: Int, button: String)
     case move(fromPage: Int, fromIndex: Int, toPage: Int, toIndex: Int, button: String, swapped: String?)
+
+    /// The request, as a generation records it.
+    var kind: DeckEdit.Kind {
+        switch self {
+        case .set: .set
+        case .clear: .clear
+        case .move: .move
+        }
+    }
+
+    /// The slots it touched, a move's source first.
+    var slots: [DeckSlot] {
+        switch self {
+        case let .set(page, index, _, _), let .clear(page, index, _):
+            [DeckSlot(page: page, index: index)]
+        case let .move(fromPage, fromIndex, toPage, toIndex, _, _):
+            [DeckSlot(page: fromPage, index: fromIndex), DeckSlot(page: toPage, index: toIndex)]
+        }
+    }
 
     /// The event, and the log line's words (CLI.md's `moved 'Files' 0/1 -> 1/0`; the caller adds `by WHO`).
     func describe(revision: Int, by: ClientInfo?) -> (DeckEvent, String) {

@@ -21,6 +21,7 @@ extension HostCore {
         let folders = configuration.plugins.joined(separator: ", ")
         logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
         manager.layoutChanged(live.committed.layout)
+        refreshHoldSlots()
     }
 
     /// Hands a press of a plugin button to its plugin; how that went is the
@@ -59,6 +60,32 @@ extension HostCore {
         guard let plugins, !stopping else { return }
         plugins.reload(catalog)
         logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
+        refreshHoldSlots()
+    }
+
+    /// The plugins changed: a layout with the new `holdSlots` to everyone
+    /// when they differ (the same revision: they are not part of the layout).
+    func refreshHoldSlots() {
+        do {
+            if try live.relabel(holdSlots: plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
+                perform(.broadcastLayout)
+            }
+        } catch {
+            logger.error("could not encode the layout of revision \(live.committed.revision): \(error)")
+        }
+    }
+
+    /// `restart PLUGIN`: stops it and starts it again (when the live layout
+    /// uses it); `notFound` for an id no installed plugin has.
+    func restartPlugin(_ plugin: String, id: RequestID?, from session: Session) {
+        guard let plugins, plugins.restart(plugin) else {
+            let known = plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
+            submit(Outcome(refusal(ProtocolError(.notFound, "no plugin '\(plugin)' is installed (installed: \(known))", id: id),
+                                   request: "restart", session: session)), from: session)
+            return
+        }
+        submit(Outcome([.ok(session.connection.id, id, withRevision: false),
+                        .log(.info, "restarted plugin '\(plugin)'\(byline(session))")]), from: session)
     }
 
     /// The titles plugins show now, to a client that just joined (or subscribed).

@@ -47,6 +47,11 @@ extension HostCore {
     /// reported (`invalid` to whoever asked).
     func applyReload(_ scanned: ProfileCatalog, requester: Session?, id: RequestID?, explicit: Bool) {
         let changes = scanned.changes(since: catalog.fingerprints)
+        // A name two files now share is a problem of the folder, which may
+        // fall on a file that did not change: logged here, as at start.
+        for problem in ProfileCatalog.folderProblems(of: scanned) where !ProfileCatalog.folderProblems(of: catalog).contains(problem) {
+            logger.warning(problem.description)
+        }
         catalog = scanned
         let active = live.head.profile
         let connection = requester?.connection.id
@@ -56,12 +61,17 @@ extension HostCore {
             reportOtherFile(file, in: scanned, removed: changes.removed.contains(file))
         }
         if let activeFile, ProfileResolver.snapshotSource(of: activeFile.fingerprint) != live.head.source {
-            let state = live.advance(layout: activeFile.profile.layout, source: ProfileResolver.snapshotSource(of: activeFile.fingerprint))
+            // PROFILE.md §5: the edits made since the file's last load are
+            // replayed on the new file; what cannot be is named.
+            let rebase = EditRebase(live.head.edits, onto: activeFile.profile.layout)
+            let file = activeFile.fingerprint.file
+            let state = live.advance(layout: rebase.layout, source: ProfileResolver.snapshotSource(of: activeFile.fingerprint),
+                                     edits: rebase.kept)
             var effects: [Effect] = []
             if let connection { effects.append(.ok(connection, id, withRevision: true)) }
             effects += [.broadcastLayout,
-                        .event(.reload(profile: active, revision: state.revision, problems: [], by: requester?.info)),
-                        .log(.info, "reloaded '\(active)' from \(activeFile.fingerprint.file) (revision \(state.revision))\(byline(requester))")]
+                        .rebased(profile: active, file: file, rebase, revision: state.revision, by: requester?.info,
+                                 log: "reloaded '\(active)' from \(file) (revision \(state.revision))\(byline(requester))")]
             submit(Outcome(live: state, effects, ifWriteFails: connection.map { [.refuse($0, id, request: "reload")] } ?? []),
                    write: state.snapshot(reason: "reload"))
             return
@@ -176,7 +186,7 @@ extension HostCore {
             return
         }
         for notice in resolution.notices { note(notice) }
-        let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source)
+        let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source, edits: resolution.edits)
         let by = session?.info ?? press?.by
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
@@ -250,7 +260,9 @@ extension HostCore {
             }
             // The restored layout keeps the live source: it is the live state
             // of the file as it is now, so it survives a restart.
-            let state = core.live.advance(layout: snapshot.layout)
+            // For the next rebase it counts as the edits that turn the file's layout into it (PROFILE.md §5).
+            let edits = EditRebase.changes(from: core.live.head.fileLayout, to: snapshot.layout)
+            let state = core.live.advance(layout: snapshot.layout, edits: edits)
             core.submit(Outcome(live: state, [
                 .ok(connection, id, withRevision: true), .broadcastLayout,
                 .event(.restore(profile: profile, generation: generation, revision: state.revision, by: session.info)),

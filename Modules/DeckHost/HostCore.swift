@@ -45,6 +45,9 @@ final class HostCore {
     var seen: [String: Int] = [:]
     /// The manual lock and the probe's.
     var lock = LockState()
+    /// The newest generation on disk that an outcome was waiting for, as its
+    /// effects run (a reload names the one before it for `restore`).
+    var lastWritten: DeckSnapshots.SnapshotInfo?
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
     /// The layouts folder as last scanned.
@@ -104,7 +107,8 @@ final class HostCore {
                 disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
-            case .perform(let outcome):
+            case .perform(let outcome, let receipt):
+                if let receipt { lastWritten = receipt }
                 perform(outcome)
             case .writeFailed(let error):
                 logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
@@ -145,7 +149,7 @@ final class HostCore {
     private func perform(_ outcome: Outcome) {
         if let state = outcome.live {
             do {
-                try live.commit(state)
+                try live.commit(state, holdSlots: plugins?.catalog.holdSlots(in: state.layout) ?? [])
             } catch {
                 logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }
@@ -175,6 +179,8 @@ final class HostCore {
             emit(event)
         case let .log(level, message):
             logger.log(level, message)
+        case let .rebased(profile, file, rebase, revision, by, log):
+            reportRebase(profile: profile, file: file, rebase, revision: revision, by: by, log: log)
         case let .welcome(id, requestID, level):
             welcome(id, id: requestID, level: level)
         case .closeAfterFlush(let id):

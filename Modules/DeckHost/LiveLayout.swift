@@ -24,13 +24,15 @@ struct LiveLayout {
     }
 
     /// The revision a change of `head` would make (not yet accepted): the
-    /// same profile and source unless given.
-    func next(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil) -> LiveState {
+    /// same profile and source unless given. `edits` are the client edits on
+    /// top of the source's layout (PROFILE.md §5), asked of every caller:
+    /// each change decides what becomes of them.
+    func next(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil, edits: [DeckEdit]) -> LiveState {
         LiveState(profile: profile ?? head.profile, revision: head.revision + 1, layout: layout,
-                  source: source ?? head.source)
+                  source: source ?? head.source, edits: edits)
     }
 
-    /// `state` (made by ``next(layout:profile:source:)``) becomes `head`; its
+    /// `state` (made by ``next(layout:profile:source:edits:)``) becomes `head`; its
     /// write goes to the pipeline, and it is committed once durable.
     mutating func accept(_ state: LiveState) {
         precondition(state.revision == head.revision + 1, "a live change is one revision above head")
@@ -38,17 +40,26 @@ struct LiveLayout {
     }
 
     /// A change of `head` made and accepted in one step.
-    mutating func advance(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil) -> LiveState {
-        let state = next(layout: layout, profile: profile, source: source)
+    mutating func advance(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil,
+                          edits: [DeckEdit]) -> LiveState {
+        let state = next(layout: layout, profile: profile, source: source, edits: edits)
         accept(state)
         return state
     }
 
     /// `state` is durable: it becomes `committed`, and its lines are encoded.
     /// Throws when the lines cannot be encoded (the old lines stay).
-    mutating func commit(_ state: LiveState) throws(TransportError) {
+    mutating func commit(_ state: LiveState, holdSlots: [DeckSlot] = []) throws(TransportError) {
         committed = state
-        lines = try LayoutLines(state)
+        lines = try LayoutLines(state, holdSlots: holdSlots)
+    }
+
+    /// The committed revision's lines again with other `holdSlots` (the
+    /// plugins changed, the layout did not); false when they were the same.
+    mutating func relabel(holdSlots: [DeckSlot]) throws(TransportError) -> Bool {
+        guard holdSlots != lines.holdSlots else { return false }
+        lines = try LayoutLines(committed, holdSlots: holdSlots)
+        return true
     }
 
     /// A write failed: every change not on disk is forgotten.

@@ -14,19 +14,26 @@ struct LiveState: Sendable {
     /// The file the layout descends from (what snapshots record as `source`);
     /// nil for a layout no file produced.
     let source: SnapshotSource?
+    /// The client edits made since `source` was last loaded (PROFILE.md §5),
+    /// which a rebase replays when the file changes.
+    let edits: [DeckEdit]
 
-    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?) {
+    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?, edits: [DeckEdit] = []) {
         self.profile = profile
         self.revision = revision
         self.encoded = EncodedLayout(layout)
         self.source = source
+        self.edits = edits
     }
+
+    /// The layout the file gave before the recorded edits were made.
+    var fileLayout: DeckLayout { EditRebase.base(of: layout, undoing: edits) }
 
     var layout: DeckLayout { encoded.layout }
 
     /// This state as a new snapshot generation (its JSON is not encoded again).
     func snapshot(reason: String) -> SnapshotEntry {
-        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded)
+        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded, edits: edits)
     }
 }
 
@@ -35,18 +42,23 @@ struct LiveState: Sendable {
 /// copies the revision's layout JSON instead of encoding the layout again.
 struct LayoutLines {
     let state: LiveState
+    /// The slots of press-and-hold plugin commands (PROTOCOL.md §5): not
+    /// part of the layout, so they can change without a new revision.
+    let holdSlots: [DeckSlot]
     /// `{"type":"layout",…}` for every client.
     let broadcast: OutboundLine
 
-    init(_ state: LiveState) throws(TransportError) {
+    init(_ state: LiveState, holdSlots: [DeckSlot] = []) throws(TransportError) {
         self.state = state
-        broadcast = try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout)
+        self.holdSlots = holdSlots
+        broadcast = try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout,
+                                                        holdSlots: holdSlots)
             .line(reusing: state.encoded))
     }
 
     /// The `welcome` line for a new client.
     func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool, token: String? = nil) -> [UInt8] {
         HostMessage.welcome(id: id, Welcome(protocolLevel: level, host: host, profile: state.profile, revision: state.revision,
-                                            locked: locked, layout: state.layout, token: token)).line(reusing: state.encoded)
+                                            locked: locked, layout: state.layout, holdSlots: holdSlots, token: token)).line(reusing: state.encoded)
     }
 }

@@ -8,6 +8,10 @@ import DeckSnapshots
 struct ProfileResolution: Sendable {
     var layout: DeckLayout
     var source: SnapshotSource?
+    /// The client edits on top of the file (PROFILE.md §5), for the next rebase.
+    var edits: [DeckEdit] = []
+    /// The file changed since the snapshot, whose edits were rebased onto it.
+    var rebase: RebaseReport?
     /// The snapshot resumed, when the layout came from one.
     var resumed: DeckSnapshots.SnapshotInfo?
     /// Sentences for the log and `status` (a corrupt snapshot set aside, the file winning over edits).
@@ -36,12 +40,28 @@ enum ProfileResolver {
         if let file = catalog.profile(named: name) {
             let source = snapshotSource(of: file.fingerprint)
             if let snapshot = reading.snapshot, snapshot.info.source == source {
-                return ProfileResolution(layout: snapshot.layout, source: source, resumed: snapshot.info, notices: notices,
-                                         fellBack: !reading.notices.isEmpty)
+                // A snapshot from before edits were recorded: its difference
+                // from the file counts as the edits (as after a restore).
+                let edits = snapshot.edits ?? EditRebase.changes(from: file.profile.layout, to: snapshot.layout)
+                return ProfileResolution(layout: snapshot.layout, source: source, edits: edits, resumed: snapshot.info,
+                                         notices: notices, fellBack: !reading.notices.isEmpty)
             }
-            if let snapshot = reading.snapshot {
+            if let snapshot = reading.snapshot, let edits = snapshot.edits, !edits.isEmpty {
+                // The file changed while the host was not watching: the edits
+                // since its last load are rebased onto it, as a live reload does.
+                let rebase = EditRebase(edits, onto: file.profile.layout)
+                let report = RebaseReport(profile: name, file: file.fingerprint.file, rebase: rebase,
+                                          generation: snapshot.info.generation)
                 notices.append("\(file.fingerprint.file) changed since the live layout of '\(name)' was saved "
-                    + "(generation \(snapshot.info.generation)); the file wins, and that live state stays restorable")
+                    + "(generation \(snapshot.info.generation)); its device edits were rebased onto it: " + report.summary)
+                notices += report.sentences
+                return ProfileResolution(layout: rebase.layout, source: source, edits: rebase.kept, rebase: report,
+                                         resumed: nil, notices: notices)
+            }
+            if let snapshot = reading.snapshot, snapshot.edits == nil, snapshot.layout != file.profile.layout {
+                notices.append("\(file.fingerprint.file) changed since the live layout of '\(name)' was saved "
+                    + "(generation \(snapshot.info.generation), which records no edits to replay); the file wins, "
+                    + "and that live state stays restorable")
             }
             return ProfileResolution(layout: file.profile.layout, source: source, resumed: nil, notices: notices)
         }
@@ -49,8 +69,8 @@ enum ProfileResolver {
         if !brokenFiles(named: name, in: catalog).isEmpty {
             notices.append("the file of profile '\(name)' has problems; serving its newest snapshot (generation \(snapshot.info.generation))")
         }
-        return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, resumed: snapshot.info, notices: notices,
-                                 fellBack: !reading.notices.isEmpty)
+        return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, edits: snapshot.edits ?? [],
+                                 resumed: snapshot.info, notices: notices, fellBack: !reading.notices.isEmpty)
     }
 
     /// What a snapshot records as its source for a file as scanned.
@@ -156,15 +176,20 @@ struct StartupPlan: Sendable {
             let fellBack = resolution.resumed != nil
                 && (resolution.fellBack || scan.setAside.contains { $0.profile == name })
             if let resumed = resolution.resumed, resumed.revision >= highest, !fellBack {
-                let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout, source: resolution.source)
+                let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout,
+                                      source: resolution.source, edits: resolution.edits)
                 return StartupPlan(state: state, generation: nil, notices: notices)
             }
-            let state = LiveState(profile: name, revision: highest + 1, layout: resolution.layout, source: resolution.source)
+            let state = LiveState(profile: name, revision: highest + 1, layout: resolution.layout,
+                                  source: resolution.source, edits: resolution.edits)
             // An older snapshot resumed because newer ones were damaged is a
             // restore (a new generation and revision, so that revisions never
             // go back); one resumed under another profile's newer revision is
-            // a switch of profile; anything else is the file's first load.
-            let reason = resolution.resumed == nil ? "load" : fellBack ? "restore" : "useProfile"
+            // a switch of profile; edits rebased onto a file changed while
+            // deckd was down are a reload (PROFILE.md §5); anything else is
+            // the file's first load.
+            let reason = resolution.rebase != nil ? "reload"
+                : resolution.resumed == nil ? "load" : fellBack ? "restore" : "useProfile"
             return StartupPlan(state: state, generation: state.snapshot(reason: reason), notices: notices)
         }
         if let explicit {
@@ -185,5 +210,14 @@ struct StartupPlan: Sendable {
         }
         throw .configuration("no profile in \(folder) can be served: every profile file has problems "
             + "(run `deckctl check \(folder)/*.yaml`) and none has a snapshot")
+    }
+}
+
+extension ProfileCatalog {
+    /// The problems of the folder as a whole (a profile name two files
+    /// give), which no single file's own problems hold.
+    static func folderProblems(of catalog: ProfileCatalog) -> [FileProblem] {
+        let own = Set(catalog.files.flatMap(\.problems))
+        return catalog.problems.filter { !own.contains($0) }
     }
 }

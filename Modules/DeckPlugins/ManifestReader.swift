@@ -28,7 +28,7 @@ struct ManifestReader {
     }
 
     private enum CommandKey: String, CaseIterable {
-        case name, title
+        case name, title, hold
     }
 
     /// The manifest, or nil when there is any problem (then ``problems``
@@ -241,10 +241,11 @@ struct ManifestReader {
         }
         let (fields, suggested) = self.fields(of: node, in: "command", as: CommandKey.self)
         let title = optionalText(fields[.title], "title")
+        let hold = optionalBool(fields[.hold], "hold")
         guard let name = requiredText(fields[.name], "name", missing: "command needs a name", owner: node,
                                       typo: suggested.contains(.name)),
-              let nameNode = fields[.name]?.value else { return nil }
-        return (PluginCommand(name: name, title: title), nameNode.mark)
+              let nameNode = fields[.name]?.value, let hold else { return nil }
+        return (PluginCommand(name: name, title: title, hold: hold), nameNode.mark)
     }
 
     // MARK: Text
@@ -274,6 +275,16 @@ struct ManifestReader {
             return nil
         }
         return text
+    }
+
+    /// An optional YAML boolean (`true`, `false`, and YAML 1.1's `yes`/`no`…):
+    /// false when absent or null, nil (reported) when anything else.
+    private mutating func optionalBool(_ pair: Pair?, _ field: String) -> Bool? {
+        guard let pair, !document.isNull(pair.value) else { return false }
+        if pair.value.kind == .scalar, case .success(.bool(let value)) = document.scalar(pair.value) { return value }
+        let written = pair.value.kind == .scalar ? "'\(document.text(pair.value))'" : pair.value.kindDescription
+        report("\(field) must be true or false, not \(written)", at: pair.value)
+        return nil
     }
 
     /// An optional string; nil when absent, null, or not a string (reported).

@@ -59,8 +59,9 @@ public struct PluginCatalog: Hashable, Sendable {
                                         message: "plugin id '\(id)' is already used by \(owner); give one of them another id"))
             problems.sort()
         }
-        if let manifest = reading.manifest, problems.isEmpty {
+        if var manifest = reading.manifest, problems.isEmpty {
             owners[manifest.id] = manifest.file
+            manifest.stamp = FileStamp.program(of: manifest)
             manifests.append(manifest)
             return
         }

@@ -75,6 +75,9 @@ struct PluginLifecycle {
     enum PressDisposition: Hashable {
         case deliver
         case hold
+        /// It is restarting: hold the press for the restart, a bounded while
+        /// (``PluginPolicy/restartWait``); the text says why if it runs out.
+        case wait(String)
         case refuse(String)
     }
 
@@ -82,7 +85,7 @@ struct PluginLifecycle {
         switch state {
         case .running: .deliver
         case .idle, .starting: .hold
-        case .terminating(let reason), .restarting(let reason): .refuse("is restarting after it \(reason)")
+        case .terminating(let reason), .restarting(let reason): .wait("is restarting after it \(reason)")
         case .failed(let reason): .refuse("failed: \(reason); it stays down until the next reload")
         case .stopping, .stopped: .refuse("is being stopped")
         }

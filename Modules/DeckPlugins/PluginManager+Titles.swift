@@ -36,6 +36,8 @@ extension PluginManager: PluginSupervisorDelegate {
     func pluginStopped(_ supervisor: PluginSupervisor) {
         if retiring.removeValue(forKey: ObjectIdentifier(supervisor)) != nil {
             events.log(.info, "plugin '\(supervisor.id)' stopped")
+            // How the replaced process ended is the new supervisor's last exit (`deckctl plugins`).
+            if let ended = supervisor.lastExit { supervisors[supervisor.id]?.lastExit = ended }
             startNeeded()  // the new process of that id may start now
         } else if supervisors[supervisor.id] === supervisor, isShuttingDown {
             supervisors[supervisor.id] = nil

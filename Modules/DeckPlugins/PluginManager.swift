@@ -139,14 +139,22 @@ public final class PluginManager {
     @discardableResult
     public func reload(_ fresh: PluginCatalog) -> [FileProblem] {
         guard !isShuttingDown else { return catalog.problems }
+        var carried: [String: (restarts: Int, lastExit: String?)] = [:]
         for (id, supervisor) in supervisors {
             if fresh.manifest(id: id) == supervisor.manifest {
                 supervisor.reset()
             } else {
+                if supervisor.spawns > 0 { carried[id] = (supervisor.status.restarts + 1, supervisor.lastExit) }
                 retire(supervisor)
             }
         }
-        for manifest in fresh.manifests where supervisors[manifest.id] == nil { add(manifest) }
+        for manifest in fresh.manifests where supervisors[manifest.id] == nil {
+            add(manifest)
+            if let (restarts, lastExit) = carried[manifest.id] {
+                supervisors[manifest.id]?.restartsBefore = restarts
+                supervisors[manifest.id]?.lastExit = lastExit
+            }
+        }
         let oldUnavailable = catalog.unavailable
         catalog = fresh
         for problem in fresh.problems { events.log(.warning, "plugin manifest: \(problem)") }
@@ -156,6 +164,22 @@ public final class PluginManager {
         startNeeded()
         reportMissing()
         return fresh.problems
+    }
+
+    /// `deckctl restart PLUGIN`: stops the plugin (`shutdown`, then signals
+    /// as always) and starts it again if the live layout uses it; a failed
+    /// one gets a clean slate. False when no installed plugin has that id.
+    public func restart(_ id: String) -> Bool {
+        guard !isShuttingDown, let supervisor = supervisors[id] else { return false }
+        let restarts = supervisor.status.restarts + (supervisor.spawns > 0 ? 1 : 0)
+        let lastExit = supervisor.lastExit
+        retire(supervisor, reason: "is being restarted by deckctl restart")
+        add(supervisor.manifest)
+        supervisors[id]?.restartsBefore = restarts
+        supervisors[id]?.lastExit = lastExit
+        events.log(.info, "restarting plugin '\(id)'")
+        startNeeded()
+        return true
     }
 
     /// Stops every plugin: `shutdown`, SIGTERM after `grace`, SIGKILL after
@@ -207,10 +231,10 @@ public final class PluginManager {
         supervisors[manifest.id] = supervisor
     }
 
-    private func retire(_ supervisor: PluginSupervisor) {
+    private func retire(_ supervisor: PluginSupervisor, reason: String = "is being restarted because its manifest or program changed") {
         supervisors[supervisor.id] = nil
         retiring[ObjectIdentifier(supervisor)] = supervisor
-        supervisor.failHeld("is being restarted because its manifest changed")
+        supervisor.failHeld(reason)
         supervisor.stop()
     }
 

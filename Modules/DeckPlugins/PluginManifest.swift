@@ -33,6 +33,11 @@ public struct PluginManifest: Hashable, Sendable {
     public var folder: String
     /// The manifest's path, as problems name it.
     public var file: String
+    /// What the plugin's program files were when the folders were read
+    /// (``FileStamp/program(of:)``): part of equality, so a reload restarts a
+    /// plugin whose program changed, not only one whose manifest says
+    /// something new (issue 17 §2).
+    public var stamp: [FileStamp] = []
 
     /// The argument vector the host starts: the resolved program, then
     /// `exec`'s other items unchanged.
@@ -62,11 +67,16 @@ public struct PluginCommand: Hashable, Sendable {
     public var name: String
     /// A description for people; nil when not given.
     public var title: String?
+    /// `hold: true`: a press-and-hold command (push to talk). Devices send
+    /// its `down` and `up`, and a hold on it does not open settings
+    /// (PLUGINS.md §1, PROTOCOL.md §5 `holdSlots`).
+    public var hold: Bool
 
     /// Makes a command entry.
-    public init(name: String, title: String? = nil) {
+    public init(name: String, title: String? = nil, hold: Bool = false) {
         self.name = name
         self.title = title
+        self.hold = hold
     }
 }
 
@@ -120,3 +130,4 @@ extension PluginManifest {
 func join(_ folder: String, _ name: String) -> String {
     folder.hasSuffix("/") ? folder + name : folder + "/" + name
 }
+

@@ -31,6 +31,10 @@ public struct PluginPolicy: Hashable, Sendable {
     public var maximumQueuedBytes = 1 << 20
     /// Presses kept while a plugin starts (before its `ready`), at most.
     public var maximumHeldPresses = 64
+    /// How long a press that arrives while its plugin restarts waits for it
+    /// (issue 17 §2) before it is answered as unavailable: the first restart
+    /// comes after 1 s, so a plugin that crashed once is back in time.
+    public var restartWait: Duration = .seconds(2)
     /// Longest title a plugin may set, in UTF-8 bytes; longer ones are ignored.
     public var maximumTitleBytes = 1024
     /// Titles are broadcast at most this often per button; changes in between

@@ -194,12 +194,13 @@ extension PluginSupervisor {
         if outputWatch != nil { readOutput() }
         if errorWatch != nil { readErrors() }
         if let pid = process?.pid { log(.debug, "plugin '\(id)' (pid \(pid)) \(how)") }
+        lastExit = "\(how)"
         tearDown()
         if budget.suppressed > 0 {
             log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")
             budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
         }
-        failHeld("\(how) before it was ready")
+        failHeld("\(how) before it was ready", keepingRestartWaits: true)
         delegate?.pluginProcessEnded(self)
         perform(lifecycle.exited(how, now: .now))
     }

@@ -51,7 +51,9 @@ final class PluginSupervisor {
     var brokenPipeTimer: LoopTimer?
     var budget: LogBudget
     /// Presses that came before `ready`, in order, with who to tell.
-    var held: [(press: PluginPress, done: (PluginPressResult) -> Void)] = []
+    var held: [HeldPress] = []
+    /// Numbers the held presses, so a restart wait's deadline finds its own.
+    private var heldCount = 0
     /// This plugin's buttons in the live layout.
     private(set) var buttons: [PluginButton] = []
     /// What the running process was last sent (nil: nothing yet).
@@ -93,11 +95,19 @@ final class PluginSupervisor {
         self.process = nil
     }
 
-    /// How the plugin is doing, for `deckctl status`.
+    /// How the plugin is doing, for `deckctl status` and `deckctl plugins`.
     var status: PluginStatus {
         let (state, message) = lifecycle.status
-        return PluginStatus(id: id, state: state, message: message)
+        return PluginStatus(id: id, state: state, message: message, pid: process.map { Int($0.pid) },
+                            restarts: max(0, spawns - 1) + restartsBefore, lastExit: lastExit)
     }
+
+    /// Processes started; each after the first is a restart.
+    var spawns = 0
+    /// Restarts counted by the supervisor this one replaced (a reload or `deckctl restart`), plus one for that.
+    var restartsBefore = 0
+    /// How the last process ended.
+    var lastExit: String?
 
     // MARK: Inputs from the manager
 
@@ -124,8 +134,25 @@ final class PluginSupervisor {
                 done(.dropped("already has \(policy.maximumHeldPresses) presses waiting for it to start"))
                 return
             }
-            held.append((press, done))
+            heldCount += 1
+            held.append(HeldPress(number: heldCount, press: press, done: done, waitsForRestart: false))
             if mayStart { start() }
+        case .wait(let reason):
+            // Issue 17 §2: a press while the plugin restarts waits for it
+            // (bounded), instead of "could not reach plugin: it is restarting".
+            guard held.count < policy.maximumHeldPresses else {
+                done(.dropped("already has \(policy.maximumHeldPresses) presses waiting for it to restart"))
+                return
+            }
+            heldCount += 1
+            let number = heldCount
+            held.append(HeldPress(number: number, press: press, done: done, waitsForRestart: true))
+            let wait = policy.restartWait
+            _ = loop.schedule(after: wait) { [weak self] in
+                guard let self, let at = held.firstIndex(where: { $0.number == number }) else { return }
+                let late = held.remove(at: at)
+                late.done(.unavailable("\(reason) and was not back within \(PluginLifecycle.words(wait))"))
+            }
         case .refuse(let reason):
             done(.unavailable(reason))
         }
@@ -203,6 +230,7 @@ final class PluginSupervisor {
                 perform(lifecycle.spawnFailed("the event loop is stopping", now: .now))
                 return
             }
+            spawns += 1
             log(.info, "plugin '\(id)' started (pid \(process.pid))")
             perform(lifecycle.spawned())
         } catch {
@@ -237,7 +265,7 @@ final class PluginSupervisor {
         sendButtons()
         let waiting = held
         held = []
-        for (press, done) in waiting { done(sendPress(press)) }
+        for entry in waiting { entry.done(sendPress(entry.press)) }
     }
 
     /// SIGTERM to the plugin's group now, SIGKILL if it is still there after the grace.
@@ -253,11 +281,13 @@ final class PluginSupervisor {
         }
     }
 
-    /// Presses held for `ready` that will not get it.
-    func failHeld(_ reason: String) {
-        let waiting = held
-        held = []
-        for (_, done) in waiting { done(.unavailable(reason)) }
+    /// Presses held for `ready` that will not get it. With `keepingRestartWaits`
+    /// (the process ended and will be started again), those waiting for a
+    /// restart keep waiting until their own deadline.
+    func failHeld(_ reason: String, keepingRestartWaits: Bool = false) {
+        let waiting = held.filter { !(keepingRestartWaits && $0.waitsForRestart) }
+        held.removeAll { !(keepingRestartWaits && $0.waitsForRestart) }
+        for entry in waiting { entry.done(.unavailable(reason)) }
     }
 
     private func reportStatus() {
@@ -287,4 +317,13 @@ public enum PluginPressResult: Hashable, Sendable {
     /// The plugin is there but could not take the press (as a predicate:
     /// "is not reading its input, so the press was dropped").
     case dropped(String)
+}
+
+/// A press waiting for its plugin's `ready`.
+struct HeldPress {
+    var number: Int
+    var press: PluginPress
+    var done: (PluginPressResult) -> Void
+    /// Came while the plugin was restarting: it waits at most ``PluginPolicy/restartWait``.
+    var waitsForRestart: Bool
 }

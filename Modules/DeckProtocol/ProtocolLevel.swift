@@ -40,7 +40,7 @@ public struct ClientAccess: Hashable, Sendable {
 /// may send it from which level.
 public enum RequestKind: String, CaseIterable, Hashable, Sendable {
     case hello, setButton, clearButton, moveButton, press, ping
-    case status, lock, unlock, reload, useProfile, profiles, snapshots, restore, export, pair, unpair, subscribe
+    case status, lock, unlock, reload, useProfile, profiles, snapshots, restore, export, pair, unpair, subscribe, restart
     case devices
 
     /// Who may send a kind of request.
@@ -87,6 +87,7 @@ public enum RequestKind: String, CaseIterable, Hashable, Sendable {
         case .unpair:      Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .subscribe:   Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .devices:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
+        case .restart:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         }
     }
 

@@ -48,6 +48,10 @@ public struct SnapshotEntry: Sendable {
     public var source: SnapshotSource?
     /// The layout itself.
     public var layout: DeckLayout
+    /// The client edits made since the profile's file was last loaded, the
+    /// newest last (this generation's own, if a client's edit made it), each
+    /// with what its slots held before: what a rebase replays (PROFILE.md §5).
+    public var edits: [DeckEdit]
     /// When the change happened; written in whole seconds, UTC.
     public var time: Date
     /// The layout's JSON when the host has it already (it encodes each
@@ -56,20 +60,22 @@ public struct SnapshotEntry: Sendable {
 
     /// Describes one change of the live layout.
     public init(profile: String, revision: Int, reason: String, source: SnapshotSource?,
-                layout: DeckLayout, time: Date = Date()) {
+                layout: DeckLayout, edits: [DeckEdit] = [], time: Date = Date()) {
         self.profile = profile
         self.revision = revision
         self.reason = reason
         self.source = source
         self.layout = layout
+        self.edits = edits
         self.time = time
     }
 
     /// Describes one change of the live layout, whose JSON the caller has
     /// already: the store writes those bytes instead of encoding it again.
     package init(profile: String, revision: Int, reason: String, source: SnapshotSource?,
-                 layout encoded: EncodedLayout, time: Date = Date()) {
-        self.init(profile: profile, revision: revision, reason: reason, source: source, layout: encoded.layout, time: time)
+                 layout encoded: EncodedLayout, edits: [DeckEdit] = [], time: Date = Date()) {
+        self.init(profile: profile, revision: revision, reason: reason, source: source, layout: encoded.layout,
+                  edits: edits, time: time)
         encodedLayout = encoded
     }
 }
@@ -79,7 +85,7 @@ extension SnapshotEntry: Hashable {
     /// bytes are a cache of `layout` and do not count.
     public static func == (lhs: SnapshotEntry, rhs: SnapshotEntry) -> Bool {
         lhs.profile == rhs.profile && lhs.revision == rhs.revision && lhs.reason == rhs.reason
-            && lhs.source == rhs.source && lhs.layout == rhs.layout && lhs.time == rhs.time
+            && lhs.source == rhs.source && lhs.layout == rhs.layout && lhs.edits == rhs.edits && lhs.time == rhs.time
     }
 
     /// Hashes what ``==`` compares.
@@ -89,6 +95,7 @@ extension SnapshotEntry: Hashable {
         hasher.combine(reason)
         hasher.combine(source)
         hasher.combine(layout)
+        hasher.combine(edits)
         hasher.combine(time)
     }
 }
@@ -130,10 +137,15 @@ public struct Snapshot: Hashable, Sendable {
     public var info: SnapshotInfo
     /// The layout it holds, validated and normalized.
     public var layout: DeckLayout
+    /// The edits it records since its file was last loaded; nil for a
+    /// snapshot written before generations recorded them (they cannot be
+    /// replayed: the host then lets the changed file win, as it did).
+    public var edits: [DeckEdit]?
 
     /// Pairs a header with its layout.
-    public init(info: SnapshotInfo, layout: DeckLayout) {
+    public init(info: SnapshotInfo, layout: DeckLayout, edits: [DeckEdit]? = nil) {
         self.info = info
         self.layout = layout
+        self.edits = edits
     }
 }

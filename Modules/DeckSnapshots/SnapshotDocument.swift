@@ -63,7 +63,7 @@ enum SnapshotDocument {
     /// The document's JSON bytes: the header fields, then the layout (copied
     /// from `encoded` when that is its encoding). A number JSON cannot hold
     /// is an error, never a silent `null` in a file the host resumes from.
-    static func encode(_ header: SnapshotHeader, layout: DeckLayout,
+    static func encode(_ header: SnapshotHeader, layout: DeckLayout, edits: [DeckEdit] = [],
                        reusing encoded: EncodedLayout? = nil) throws(SnapshotError) -> [UInt8] {
         var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout)))
         json.beginObject()
@@ -84,17 +84,21 @@ enum SnapshotDocument {
         }
         json.key("layout")
         json.write(layout, reusing: encoded)
+        // After the layout, so that a listing, which inflates only the
+        // header, never reads them; always written (`[]` too), so that a
+        // reader tells "no edits" from a snapshot older than them.
+        json.field("edits", edits) { $0.write($1) }
         json.endObject()
         if let number = json.nonFiniteNumber { throw .encoding("\(number) cannot be written as JSON") }
         return json.line()
     }
 
     /// Reads a whole document and checks it belongs where it was found.
-    static func decode(_ json: [UInt8], profile: String, generation: Int) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout) {
-        let (header, layout) = try read(json, withLayout: true)
-        guard let layout else { throw DocumentProblem(reason: "field 'layout' is missing") }
+    static func decode(_ json: [UInt8], profile: String, generation: Int) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout, [DeckEdit]?) {
+        let (header, body) = try read(json, withLayout: true)
+        guard let body else { throw DocumentProblem(reason: "field 'layout' is missing") }
         try check(header, profile: profile, generation: generation)
-        return (header, layout)
+        return (header, body.layout, body.edits)
     }
 
     /// Reads the header from the bytes before `layoutMarker`.
@@ -116,7 +120,7 @@ enum SnapshotDocument {
     /// Format and version are checked first, so a newer or foreign document
     /// gets a sentence about that rather than about some field deep inside
     /// its layout.
-    private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout?) {
+    private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, (layout: DeckLayout, edits: [DeckEdit]?)?) {
         do throws(JSONError) {
             return try JSONValue.read(json, maximumDepth: maximumDepth, noun: "the document") { root throws(JSONError) in
                 let fields = try JSONFieldReader(root, expected: "a JSON object")
@@ -139,7 +143,11 @@ enum SnapshotDocument {
                 let source = try fields.decodeIfPresent("source") { value throws(JSONError) in try SnapshotSource(json: value) }
                 let header = SnapshotHeader(profile: profile, generation: generation, revision: revision, time: time,
                                             reason: reason, source: source)
-                return (header, withLayout ? try fields.layout("layout") : nil)
+                guard withLayout else { return (header, nil) }
+                let edits = try fields.decodeIfPresent("edits") { value throws(JSONError) in
+                    try JSONFieldReader.array(value) { value throws(JSONError) in try DeckEdit(json: value) }
+                }
+                return (header, (try fields.layout("layout"), edits))
             }
         } catch {
             throw DocumentProblem(error)

@@ -124,8 +124,8 @@ extension SnapshotStore {
             }
         }
         do throws(DocumentProblem) {
-            let (header, layout) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
-            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout))
+            let (header, layout, edits) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
+            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout, edits: edits))
         } catch {
             return .damaged(error.reason)
         }

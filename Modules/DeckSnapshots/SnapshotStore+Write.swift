@@ -151,7 +151,8 @@ extension SnapshotStore {
             let header = SnapshotHeader(
                 profile: entry.profile, generation: generation, revision: entry.revision,
                 time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
-            let gzip = try state.deflater.gzip(SnapshotDocument.encode(header, layout: entry.layout, reusing: entry.encodedLayout))
+            let gzip = try state.deflater.gzip(SnapshotDocument.encode(header, layout: entry.layout, edits: entry.edits,
+                                                                        reusing: entry.encodedLayout))
             let name = Self.fileName(generation: generation)
             files.append(PendingFile(folder: folder, header: header, finalName: name,
                                      finalPath: filePath(folder, name: name), gzip: gzip))

@@ -121,6 +121,22 @@ struct DeckctlHostTests {
         #expect(empty.status == 1 && empty.errLines.first?.hasPrefix("empty: ") == true)
     }
 
+    /// Issue 17 §2: a broken plugin manifest found by `reload` is printed as
+    /// FILE:LINE:COLUMN and the exit status is 1 (it used to be only in `status`).
+    @Test func reloadPrintsPluginManifestProblemsAndExitsOne() throws {
+        let deck = try DeckctlAgainstHost()
+        let folder = deck.host.root.path + "/plugins/greeter"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("id: greeter\nexec: ./greet\n".utf8).write(to: URL(fileURLWithPath: folder + "/plugin.yaml"))
+        let reload = try deck.run("reload")
+        #expect(reload.status == 1)
+        #expect(reload.errLines.first == "invalid: the reload found 1 problem; fix it and run deckctl reload again")
+        #expect(reload.errLines.contains { $0.hasSuffix("greeter/plugin.yaml:2:7: exec must be a list such as [./greet], not a string")
+            || ($0.contains("greeter/plugin.yaml:2:7: ") && $0.contains("exec")) }, "\(reload.errLines)")
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(try deck.run("reload").status == 0)
+    }
+
     @Test func profilesUseAndReload() throws {
         let deck = try DeckctlAgainstHost()
         let profiles = try deck.run("profiles")
@@ -147,7 +163,10 @@ struct DeckctlHostTests {
         // Switching to a broken profile: its problems, as `check` prints them, and nothing changes.
         #expect(try deck.run("use", "default").status == 0)
         try deck.host.write("streaming.yaml", "pages:\n  - buttons:\n      0: {nmae: X, action: {run: x}}\n")
-        #expect(try deck.run("reload").status == 0)
+        // Not the live profile's file, so the host reloads; deckctl still names the problem and exits 1 (CLI.md).
+        let other = try deck.run("reload")
+        #expect(other.status == 1 && other.outLines.first?.hasPrefix("reloaded the profile files") == true)
+        #expect(other.errLines.contains { $0.hasPrefix("streaming.yaml:3:11: unknown key 'nmae'") })
         let broken = try deck.run("use", "streaming")
         #expect(broken.status == 1 && broken.out.isEmpty)
         #expect(broken.errLines.first?.hasPrefix("invalid: streaming.yaml has a problem; ") == true)

@@ -33,17 +33,27 @@ struct InstallTests {
         try FileManager.default.createDirectory(atPath: prefix.path + "/bin", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: unrelated, contents: Data("mine".utf8)))
 
-        let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)"])
+        let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)",
+                                     "UNIT_PATHS=echo \(prefix.path)/share/systemd/user"])
         #expect(install.status == 0, "\(install.err)")
         #expect(install.out.contains("systemctl --user enable --now deckd"))
+        #expect(install.out.contains("the example plugins in \(prefix.path)/share/deckd/plugins"))
         // The web app (Apps/web but its tests) goes to PREFIX/share/deckd/web, where deckd looks.
         let web = Self.files(under: Self.repository + "/Apps/web").filter { !$0.hasPrefix("test/") }
             .map { "share/deckd/web/" + $0 }
         #expect(Self.files(under: prefix.path) == (["bin/deckctl", "bin/deckd", "bin/keep-me",
                                                     "share/bash-completion/completions/deckctl",
+                                                    "share/deckd/plugins/counter/counter",
+                                                    "share/deckd/plugins/counter/deck-plugin-counter",
+                                                    "share/deckd/plugins/counter/plugin.yaml",
+                                                    "share/deckd/plugins/hold/hold.py",
+                                                    "share/deckd/plugins/hold/plugin.yaml",
                                                     "share/systemd/user/deckd.service"] + web).sorted())
-        for binary in ["deckd", "deckctl"] {
-            #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/bin/\(binary)"))
+        for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter"] {
+            #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/\(binary)"))
+            // Stripped: no symbol table left (issue 17: a static deckctl was 76 MB).
+            let sections = try ProcessRun.run("/usr/bin/env", ["readelf", "-S", "\(prefix.path)/\(binary)"])
+            #expect(sections.status == 0 && !sections.out.contains(".symtab"), "\(binary) is not stripped")
         }
         let completion = try String(contentsOfFile: prefix.path + "/share/bash-completion/completions/deckctl", encoding: .utf8)
         let generated = try ProcessRun.run(prefix.path + "/bin/deckctl", ["completion", "bash"])
@@ -56,10 +66,62 @@ struct InstallTests {
         #expect(!unit.contains("@BINDIR@"))
         let help = try ProcessRun.run(prefix.path + "/bin/deckd", ["--help"])
         #expect(help.status == 0 && help.out.hasPrefix("usage: deckd "))
+        #expect(help.out.contains("PREFIX/share/deckd/plugins"))
+        // The installed deckd serves the installed example plugins with their built programs.
+        try Self.expectInstalledPluginsWork(prefix: prefix.path)
 
         let uninstall = try Self.make(["uninstall", "PREFIX=\(prefix.path)"])
         #expect(uninstall.status == 0, "\(uninstall.err)")
         #expect(Self.files(under: prefix.path) == ["bin/keep-me"])
+    }
+
+    /// `deckctl status` of the installed deckd (no --plugins) lists counter
+    /// and hold as running once their buttons are live.
+    static func expectInstalledPluginsWork(prefix: String) throws {
+        let home = try TemporaryDirectory(prefix: "home")
+        let layouts = home.path + "/layouts"
+        try FileManager.default.createDirectory(atPath: layouts, withIntermediateDirectories: true)
+        try Data("""
+            pages:
+              - buttons:
+                  0: {name: Count, action: {plugin: counter, command: increment}}
+                  1: {name: Hold, action: {plugin: hold, command: hold}}
+            """.utf8).write(to: URL(fileURLWithPath: layouts + "/default.yaml"))
+        let environment = ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_RUNTIME_DIR": home.path,
+                           "PATH": "/usr/bin:/bin"]
+        let socket = home.path + "/control.sock"
+        let deckd = Process()
+        deckd.executableURL = URL(fileURLWithPath: prefix + "/bin/deckd")
+        deckd.arguments = ["--layouts", layouts, "--state", home.path + "/state", "--control", socket, "--no-tcp"]
+        deckd.environment = environment
+        let log = home.appending("deckd.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        deckd.standardError = try FileHandle(forWritingTo: log)
+        try deckd.run()
+        defer { deckd.terminate(); deckd.waitUntilExit() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        var running: [String] = []
+        while ContinuousClock.now < deadline {
+            let status = try ProcessRun.run(prefix + "/bin/deckctl", ["--control", socket, "--json", "status"])
+            running = ["counter", "hold"].filter { status.out.contains(#"{"id":"\#($0)","state":"running""#) }
+            if running.count == 2 { break }
+            usleep(100_000)
+        }
+        #expect(running == ["counter", "hold"], "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// A PREFIX systemd does not search: the hint links the unit and starts
+    /// it, and does not also say `enable --now` as if that would work.
+    @Test func theHintForAnUnsearchedPrefixDoesNotSayEnableNow() throws {
+        let prefix = try TemporaryDirectory(prefix: "prefix")
+        let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(BuiltProducts.directory.path)",
+                                     "UNIT_PATHS=echo /usr/lib/systemd/user"])
+        #expect(install.status == 0, "\(install.err)")
+        #expect(install.out.contains("systemctl --user link \(prefix.path)/share/systemd/user/deckd.service"))
+        #expect(install.out.contains("systemctl --user start deckd"))
+        #expect(!install.out.contains("enable --now"))
+        #expect(try Self.make(["uninstall", "PREFIX=\(prefix.path)"]).status == 0)
+        #expect(Self.files(under: prefix.path).isEmpty)
     }
 
     @Test func installFilesWithoutBinariesSaysWhatToRun() throws {
@@ -67,7 +129,7 @@ struct InstallTests {
         let empty = try TemporaryDirectory(prefix: "nobinaries")
         let install = try Self.make(["install-files", "PREFIX=\(prefix.path)", "BUILT=\(empty.path)"])
         #expect(install.status != 0)
-        #expect(install.err.contains("no deckd and deckctl in BUILT='\(empty.path)'; run make install"))
+        #expect(install.err.contains("no deckd, deckctl and deck-plugin-counter in BUILT='\(empty.path)'; run make install"))
         #expect(Self.files(under: prefix.path).isEmpty)
     }
 }

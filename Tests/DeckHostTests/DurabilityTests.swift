@@ -111,7 +111,9 @@ struct DurabilityTests {
         #expect(later.last?.contains(String(format: "%010d", try #require(generations.last))) == true)
     }
 
-    @Test func aChangedFileWinsAtStartAndTheOldLiveStateStaysRestorable() throws {
+    /// PROFILE.md §5: a file changed while deckd was down rebases the edits
+    /// (the move touched slots the save did not), as one `reload` generation.
+    @Test func aChangedFileAtStartRebasesTheEditsAndTheOldLiveStateStaysRestorable() throws {
         let host = try startedHost()
         let device = try host.device()
         let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
@@ -121,11 +123,12 @@ struct DurabilityTests {
         try host.start()
         let again = try host.device()
         #expect(again.welcomeLayout.button(page: 1, index: 4)?.name == "New")
-        #expect(again.welcomeLayout.button(page: 0, index: 1) == terminal)
+        #expect(again.welcomeLayout.button(page: 0, index: 9) == terminal)
+        #expect(again.welcomeLayout.button(page: 0, index: 1) == nil)
         let control = try host.controlClient()
         let reply = try control.request(.snapshots(profile: nil))
         guard case .snapshots(_, "default", let list) = reply else { Issue.record("\(reply)"); return }
-        #expect(list.first?.reason == "load")
+        #expect(list.first?.reason == "reload")
         let edited = try #require(list.first { $0.reason == "moveButton" })
         let restored = try control.expectOK(.restore(generation: edited.generation))
         let (revision, layout) = try again.nextLayout()

@@ -29,8 +29,8 @@ enum Fixture {
 struct LiveLayoutTests {
     @Test func aChangeIsOneRevisionAboveHeadAndCommittedOnlyOnceDurable() throws {
         var live = try LiveLayout(LiveState(profile: "default", revision: 7, layout: try Fixture.layout(["A"]), source: nil))
-        let first = live.advance(layout: try Fixture.layout(["B"]))
-        let second = live.advance(layout: try Fixture.layout(["C"]))
+        let first = live.advance(layout: try Fixture.layout(["B"]), edits: [])
+        let second = live.advance(layout: try Fixture.layout(["C"]), edits: [])
         #expect(first.revision == 8 && second.revision == 9 && second.profile == "default")
         #expect(live.head.revision == 9 && live.committed.revision == 7)
         #expect(live.lines.state.revision == 7)
@@ -41,19 +41,19 @@ struct LiveLayoutTests {
 
     @Test func aFailedWriteRollsHeadBackToCommitted() throws {
         var live = try LiveLayout(LiveState(profile: "default", revision: 1, layout: try Fixture.layout(["A"]), source: nil))
-        _ = live.advance(layout: try Fixture.layout(["B"]))
+        _ = live.advance(layout: try Fixture.layout(["B"]), edits: [])
         live.rollBack()
         #expect(live.head.revision == 1 && live.head.layout.button(page: 0, index: 0)?.name == "A")
         // The next change builds on the committed layout again, at the next revision.
-        #expect(live.next(layout: try Fixture.layout(["C"])).revision == 2)
+        #expect(live.next(layout: try Fixture.layout(["C"]), edits: []).revision == 2)
     }
 
     @Test func aSwitchNamesItsProfileAndSourceAndAnEditKeepsThem() throws {
         let source = SnapshotSource(file: "default.yaml", crc32: 1, bytes: 2)
         var live = try LiveLayout(LiveState(profile: "default", revision: 3, layout: try Fixture.layout(["A"]), source: source))
-        let edit = live.next(layout: try Fixture.layout(["B"]))
+        let edit = live.next(layout: try Fixture.layout(["B"]), edits: [])
         #expect(edit.profile == "default" && edit.source == source)
-        let other = live.advance(layout: try Fixture.layout(["S"]), profile: "stream", source: .some(nil))
+        let other = live.advance(layout: try Fixture.layout(["S"]), profile: "stream", source: .some(nil), edits: [])
         #expect(other.profile == "stream" && other.source == nil && other.revision == 4)
         #expect(live.head.profile == "stream")
     }

@@ -24,7 +24,9 @@ struct ProfileTests {
         try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Compile"))
         let (revision, layout) = try device.nextLayout(timeout: .seconds(5))
         #expect(layout.button(page: 0, index: 2)?.name == "Compile")
-        #expect(layout.button(page: 0, index: 1) == terminal)  // the file wins over the edit
+        // The move touched slots the save did not: it is rebased onto the new file (PROFILE.md §5).
+        #expect(layout.button(page: 0, index: 8) == terminal)
+        #expect(layout.button(page: 0, index: 1) == nil)
         try host.write("default.yaml", "pages:\n  - buttons:\n      0: {nmae: Oops, action: {run: x}}\n")
         #expect(host.waitForLog("unknown key 'nmae'"))
         let control = try host.controlClient()
@@ -101,7 +103,7 @@ struct ProfileTests {
         try control.expectOK(.subscribe)
         try host.write("default.yaml", deskYAML.replacingOccurrences(of: "name: Build", with: "name: Bu1ld"))
         host.signal(SIGHUP)
-        let event = try control.next(timeout: .seconds(5)) { if case .event(.reload(_, _?, [], _)) = $0 { true } else { false } }
+        let event = try control.next(timeout: .seconds(5)) { if case .event(.reload(_, _?, [], _, _)) = $0 { true } else { false } }
         #expect(event.type == "event")
         #expect(host.waitForLog("SIGHUP: reloading"))
     }
@@ -162,7 +164,7 @@ struct ProfileTests {
         #expect(after.profile == "default" && after.revision == before.revision)
         // No layout went out for the refusals: before the pong, only the two switches'.
         #expect(try device.request(.ping).type == "pong")
-        let layouts = device.backlog.compactMap { message -> Int? in if case .layout(_, let revision, _) = message { revision } else { nil } }
+        let layouts = device.backlog.compactMap { message -> Int? in if case .layout(_, let revision, _, _) = message { revision } else { nil } }
         #expect(layouts == [welcome + 1, welcome + 2])
         #expect(host.log.contains("refused useProfile from test: invalid: streaming.yaml has problems"))
         #expect(host.log.contains("streaming.yaml:4:11: unknown key 'nmae'"))
@@ -220,5 +222,21 @@ struct ProfileTests {
         let status = try host.controlClient().status()
         #expect(status.problems.contains { $0.file == "streaming.yaml" && $0.line == 2 })
         #expect(status.notices.contains { $0.contains("streaming") && $0.contains("problems") })
+    }
+}
+
+/// Issue 17 §4: a profile name two files give is said in the log when the
+/// second file appears, also when the problem falls on the file that did not change.
+@Suite("A shared profile name in the log")
+struct SharedNameLogTests {
+    @Test func aNameTwoFilesGiveIsLoggedAtReload() throws {
+        let host = try startedHost(["streaming.yaml": streamYAML])
+        try host.write("a-copy.yaml", streamYAML)
+        #expect(host.waitForLog("streaming.yaml:1:7: profile name 'streaming' is already used by a-copy.yaml"))
+    }
+
+    @Test func aNameTwoFilesGiveIsLoggedAtStart() throws {
+        let host = try startedHost(["streaming.yaml": streamYAML, "a-copy.yaml": streamYAML])
+        #expect(host.waitForLog("profile name 'streaming' is already used by a-copy.yaml"))
     }
 }

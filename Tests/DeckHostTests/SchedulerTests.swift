@@ -24,7 +24,7 @@ struct CommitSchedulerTests {
         actions.map { action in
             switch action {
             case .write(let batch): "w\(batch.count)"
-            case .perform(let name): "p:\(name)"
+            case .perform(let name, _): "p:\(name)"
             case .writeFailed: "writeFailed"
             case .fail(let name, _): "f:\(name)"
             case .rolledBack: "rolledBack"

@@ -83,6 +83,37 @@ import Testing
         #expect(harness.record.withLock { record in (0..<64).allSatisfy { record.results["\($0)"] == .delivered } })
     }
 
+    /// Issue 17 §2: a press that arrives while its plugin restarts waits for
+    /// it and is delivered (it used to be answered "is restarting" at once).
+    @Test func aPressWhileThePluginRestartsWaitsForIt() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.crashOnPress()])
+        let layout = try PluginLayouts.with([("crashy", "boom")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "first")
+        #expect(harness.wait { $0.statuses.last?.state == "restarting" }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "meanwhile")
+        #expect(harness.record.withLock { $0.results["meanwhile"] } == nil, "it waits, not refused at once")
+        #expect(harness.wait { $0.results["meanwhile"] == .delivered }, "\(harness.logText)")
+    }
+
+    /// The wait is bounded: a plugin not back within ``PluginPolicy/restartWait`` gets the press refused then.
+    @Test func aPressWaitsForARestartOnlySoLong() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.firstRestartDelay = .seconds(5)
+        policy.restartWait = .milliseconds(100)
+        let harness = try PluginHarness(plugins: [TestPlugins.crashOnPress()], policy: policy)
+        let layout = try PluginLayouts.with([("crashy", "boom")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.statuses.last?.state == "running" }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "first")
+        #expect(harness.wait { $0.statuses.last?.state == "restarting" }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "meanwhile")
+        #expect(harness.wait {
+            $0.results["meanwhile"] == .unavailable("is restarting after it exited with status 3 and was not back within 100 ms")
+        }, "\(harness.record.withLock { $0.results })")
+    }
+
     @Test func aPluginCrashingOnEveryPressBacksOffThenFails() throws {
         let harness = try PluginHarness(plugins: [TestPlugins.crashOnPress()])
         let layout = try PluginLayouts.with([("crashy", "boom")])
@@ -93,11 +124,6 @@ import Testing
             #expect(harness.record.withLock { $0.results["press \(attempt)"] } == .delivered)
             let expected = attempt < 5 ? "restarting" : "failed"
             #expect(harness.wait { $0.statuses.last?.state == expected }, "attempt \(attempt)\n\(harness.logText)")
-            if attempt < 5 {
-                try harness.press(layout, page: 0, index: 0, tag: "meanwhile \(attempt)")
-                #expect(harness.record.withLock { $0.results["meanwhile \(attempt)"] }
-                    == .unavailable("is restarting after it exited with status 3"))
-            }
         }
         for delay in ["40 ms", "80 ms", "160 ms", "320 ms"] {
             #expect(harness.logged("plugin 'crashy' exited with status 3; starting it again in \(delay)"), "\(harness.logText)")

@@ -23,7 +23,7 @@ struct RoundTripTests {
         .snapshots(profile: nil), .snapshots(profile: "default"),
         .restore(generation: 41),
         .export(profile: nil), .export(profile: "default"),
-        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .devices,
+        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .devices, .restartPlugin(id: "counter"),
     ]
 
     @Test func everyRequestKindIsCovered() {
@@ -86,6 +86,10 @@ struct RoundTripTests {
             .welcome(id: 2, Welcome(protocolLevel: 7, host: Sample.host, profile: "p", revision: 1,
                                     locked: false, layout: .empty(slotsPerPage: 1), token: "paired-by-code")),
             .layout(profile: "default", revision: 14, layout: Sample.layout(slots: 6)),
+            .layout(profile: "default", revision: 15, layout: Sample.layout(slots: 6),
+                    holdSlots: [DeckSlot(page: 0, index: 2), DeckSlot(page: 1, index: 0)]),
+            .welcome(id: 2, Welcome(protocolLevel: 7, host: Sample.host, profile: "default", revision: 15,
+                                    locked: false, layout: Sample.layout(slots: 6), holdSlots: [DeckSlot(page: 0, index: 2)])),
             .lock(locked: true), .lock(locked: false),
             .ok(id: 3, revision: 14), .ok(id: "x", revision: nil), .ok(id: nil, revision: nil),
             .error(id: 3, code: .stale, message: "slot 0/1 no longer holds 'Files'"),
@@ -150,7 +154,7 @@ struct RoundTripTests {
 
             let modelLine = #"{"type":"layout","profile":"p","revision":1,"layout":"#
                 + String(decoding: try JSONEncoder().encode(layout), as: UTF8.self) + "}"
-            guard case .layout(_, _, let decoded) = try HostMessage.decode(bytes(modelLine)) else {
+            guard case .layout(_, _, let decoded, _) = try HostMessage.decode(bytes(modelLine)) else {
                 Issue.record("not a layout message")
                 continue
             }

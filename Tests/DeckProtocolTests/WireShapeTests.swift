@@ -44,6 +44,14 @@ struct WireShapeTests {
         #expect(text(welcome.line()) == #"{"type":"welcome","id":1,"protocol":7,"host":{"name":"deckd","version":"0.1.0","protocol":7,"minProtocol":1},"profile":"default","revision":12,"locked":false,"layout":"# + layoutJSON + "}")
         let broadcast = HostMessage.layout(profile: "default", revision: 14, layout: layout)
         #expect(text(broadcast.line()) == #"{"type":"layout","profile":"default","revision":14,"layout":"# + layoutJSON + "}")
+        // PROTOCOL.md §5: `holdSlots` after the layout, as [page, index] pairs; left out when there are none.
+        let held = HostMessage.layout(profile: "default", revision: 14, layout: layout, holdSlots: [DeckSlot(page: 0, index: 1)])
+        #expect(text(held.line()) == #"{"type":"layout","profile":"default","revision":14,"layout":"# + layoutJSON
+            + #","holdSlots":[[0,1]]}"#)
+        let heldWelcome = HostMessage.welcome(id: 1, Welcome(protocolLevel: 7, host: HostInfo(version: "0.1.0"), profile: "default",
+                                                             revision: 12, locked: false, layout: layout,
+                                                             holdSlots: [DeckSlot(page: 0, index: 1)]))
+        #expect(text(heldWelcome.line()).hasSuffix(#""layout":"# + layoutJSON + #","holdSlots":[[0,1]]}"#))
     }
 
     /// A layout encoded once per revision gives the same lines as encoding

@@ -33,8 +33,8 @@ struct SnapshotJSONTests {
         let text = String(decoding: try SnapshotDocument.encode(Self.header, layout: layout), as: UTF8.self)
         #expect(text == #"{"format":"deck-snapshot","version":1,"profile":"default","generation":3,"revision":9,"#
             + #""time":"1970-01-01T00:00:00Z","reason":"moveButton","source":{"file":"d.yaml","crc32":"00000001","bytes":2},"#
-            + #""layout":{"slotsPerPage":1,"pages":[{"buttons":[{"name":"a","action":{"open":"~"}}]},{"buttons":[null]}]}}"# + "\n")
-        #expect(try SnapshotDocument.decode(Array(text.utf8), profile: "default", generation: 3) == (Self.header, layout))
+            + #""layout":{"slotsPerPage":1,"pages":[{"buttons":[{"name":"a","action":{"open":"~"}}]},{"buttons":[null]}]},"edits":[]}"# + "\n")
+        #expect(try SnapshotDocument.decode(Array(text.utf8), profile: "default", generation: 3) == (Self.header, layout, []))
     }
 
     @Test("a layout already encoded is written as it is, and only for its own layout")
@@ -150,7 +150,7 @@ struct JSONFuzzTests {
             var bytes = original
             RandomEdits.apply(Int.random(in: 1...4, using: &rng), to: &bytes, using: &rng)
             do {
-                let (read, _) = try SnapshotDocument.decode(bytes, profile: "default", generation: 3)
+                let (read, _, _) = try SnapshotDocument.decode(bytes, profile: "default", generation: 3)
                 #expect(read.generation == 3)
             } catch {
                 #expect(!error.reason.isEmpty)

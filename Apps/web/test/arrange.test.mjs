@@ -172,7 +172,10 @@ test('under random input nothing is lost or doubled, every lift ends in one move
       const roll = rng.int(0, 39);
       let event;
       if (roll < 4) {
-        if (fingers === 0) arrangingAtDown = s.arranging;
+        // A touch begins when the session has none open, which is also the case once the
+        // release guard has run out (it cancels the touch the count below still holds).
+        const guardRunsOut = s.releaseDeadline !== null && time >= s.releaseDeadline - 1e-9;
+        if (fingers === 0 || s.touch === null || guardRunsOut) arrangingAtDown = s.arranging;
         fingers += 1;
         event = touch('down', finger.x, finger.y, time);
       } else if (roll < 30) event = touch('move', finger.x, finger.y, time);

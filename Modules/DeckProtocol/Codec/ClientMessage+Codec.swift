@@ -109,6 +109,7 @@ extension ClientMessage {
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
         case .devices: return .devices
+        case .restart: return .restartPlugin(id: try fields.name("plugin"))
         }
     }
 
@@ -163,6 +164,8 @@ extension ClientMessage {
             writer.field("profile", profile)
         case .restore(let generation):
             writer.field("generation", generation)
+        case .restartPlugin(let id):
+            writer.field("plugin", id)
         }
         writer.endObject()
         return writer.line()

@@ -43,7 +43,8 @@ extension PluginStatus {
     /// The fields without braces: a `plugin` event carries them inline.
     init(fields: JSONFieldReader) throws(JSONError) {
         self.init(id: try fields.string("id"), state: try fields.string("state"),
-                  message: try fields.stringIfPresent("message") ?? "")
+                  message: try fields.stringIfPresent("message") ?? "", pid: try fields.intIfPresent("pid"),
+                  restarts: try fields.intIfPresent("restarts") ?? 0, lastExit: try fields.stringIfPresent("lastExit"))
     }
 }
 
@@ -119,6 +120,9 @@ extension JSONWriter {
         field("id", plugin.id)
         field("state", plugin.state)
         field("message", plugin.message)
+        field("pid", plugin.pid)
+        if plugin.restarts > 0 { field("restarts", plugin.restarts) }
+        field("lastExit", plugin.lastExit)
     }
 
     mutating func write(_ profile: ProfileInfo) {

@@ -51,6 +51,7 @@ extension DeckEvent {
         case "reload":
             self = .reload(profile: try fields.string("profile"), revision: try fields.intIfPresent("revision"),
                            problems: try fields.arrayIfPresent("problems") { value throws(JSONError) in try Problem(json: value) },
+                           dropped: try fields.arrayIfPresent("dropped") { value throws(JSONError) in try DroppedEdit(json: value) },
                            by: by)
         case "profile":
             self = .profile(profile: try fields.string("profile"), revision: try fields.int("revision"), by: by)
@@ -133,10 +134,11 @@ extension JSONWriter {
             key("client")
             write(client)
             field("reason", reason)
-        case let .reload(profile, revision, problems, by):
+        case let .reload(profile, revision, problems, dropped, by):
             field("profile", profile)
             field("ok", problems.isEmpty)
             field("problems", problems) { $0.write($1) }
+            if !dropped.isEmpty { field("dropped", dropped) { $0.write($1) } }
             finish(revision: revision, by: by)
         case let .profile(profile, revision, by):
             field("profile", profile)
@@ -175,5 +177,26 @@ extension JSONWriter {
             key("by")
             write(by)
         }
+    }
+}
+
+extension DroppedEdit {
+    init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: "a dropped edit object")
+        self.init(button: try fields.stringIfPresent("button"), page: try fields.int("page"), index: try fields.int("index"),
+                  edit: try fields.string("edit"), reason: try fields.string("reason"), generation: try fields.int("generation"))
+    }
+}
+
+extension JSONWriter {
+    mutating func write(_ dropped: DroppedEdit) {
+        beginObject()
+        field("button", dropped.button)
+        field("page", dropped.page)
+        field("index", dropped.index)
+        field("edit", dropped.edit)
+        field("reason", dropped.reason)
+        field("generation", dropped.generation)
+        endObject()
     }
 }

@@ -30,12 +30,14 @@ extension HostMessage {
             writer.field("locked", welcome.locked)
             writer.key("layout")
             writer.write(welcome.layout, reusing: encoded)
+            writer.write(holdSlots: welcome.holdSlots)
             if let token = welcome.token { writer.field("token", token) }
-        case let .layout(profile, revision, layout):
+        case let .layout(profile, revision, layout, holdSlots):
             writer.field("profile", profile)
             writer.field("revision", revision)
             writer.key("layout")
             writer.write(layout, reusing: encoded)
+            writer.write(holdSlots: holdSlots)
         case .lock(let locked):
             writer.field("locked", locked)
         case .ok(_, let revision):
@@ -92,7 +94,7 @@ extension HostMessage {
     private func estimatedSize(reusing encoded: EncodedLayout?) -> Int {
         switch self {
         case .welcome(_, let welcome): 256 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: welcome.layout))
-        case .layout(_, _, let layout): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
+        case .layout(_, _, let layout, _): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
         case .export(_, _, let yaml): 96 + yaml.utf8.count + yaml.utf8.count / 8
         case .status(_, let status): 512 + status.clients.count * 96
         default: 128
@@ -127,10 +129,10 @@ extension HostMessage {
                     revision: try fields.int("revision"),
                     locked: try fields.bool("locked"),
                     layout: try fields.layout("layout"),
-                    token: try fields.stringIfPresent("token")))
+                    holdSlots: try fields.holdSlots(), token: try fields.stringIfPresent("token")))
             case "layout":
                 return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
-                               layout: try fields.layout("layout"))
+                               layout: try fields.layout("layout"), holdSlots: try fields.holdSlots())
             case "lock":
                 return .lock(locked: try fields.bool("locked"))
             case "ok":
@@ -182,6 +184,32 @@ extension HostMessage {
             default:
                 return nil
             }
+        }
+    }
+}
+
+// `"holdSlots": [[page, index], …]` (PROTOCOL.md §5): left out when empty.
+extension JSONWriter {
+    mutating func write(holdSlots: [DeckSlot]) {
+        guard !holdSlots.isEmpty else { return }
+        field("holdSlots", holdSlots) { json, slot in
+            json.beginArray()
+            json.int(slot.page)
+            json.int(slot.index)
+            json.endArray()
+        }
+    }
+}
+
+extension JSONFieldReader {
+    /// `holdSlots`, empty when absent; each entry a `[page, index]` pair.
+    func holdSlots() throws(JSONError) -> [DeckSlot] {
+        try arrayIfPresent("holdSlots") { value throws(JSONError) in
+            let pair = try JSONFieldReader.array(value) { value throws(JSONError) in try JSONFieldReader.int(value) }
+            guard pair.count == 2, pair[0] >= 0, pair[1] >= 0 else {
+                throw .invalid("a hold slot is [page, index], not \(pair.count) numbers")
+            }
+            return DeckSlot(page: pair[0], index: pair[1])
         }
     }
 }

@@ -59,6 +59,8 @@ public enum ClientRequest: Hashable, Sendable {
     case subscribe
     /// Answered with `devices`: the paired devices (WEB.md §3).
     case devices
+    /// Restarts the plugin with this id now (`deckctl restart PLUGIN`).
+    case restartPlugin(id: String)
 
     /// The wire `type` of this request.
     public var kind: RequestKind {
@@ -82,6 +84,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .unpair: .unpair
         case .subscribe: .subscribe
         case .devices: .devices
+        case .restartPlugin: .restart
         }
     }
 }

@@ -96,12 +96,22 @@ public struct PluginStatus: Hashable, Sendable {
     public var state: String
     /// A sentence about the state (the last failure, say); may be empty.
     public var message: String
+    /// The running process's pid (nil: none runs).
+    public var pid: Int?
+    /// How many times the host started it again since deckd started
+    /// (after it exited or broke, a reload that changed it, `deckctl restart`).
+    public var restarts: Int
+    /// How its last process ended (`exited with status 3`); nil: none has yet.
+    public var lastExit: String?
 
     /// Makes a plugin status.
-    public init(id: String, state: String, message: String = "") {
+    public init(id: String, state: String, message: String = "", pid: Int? = nil, restarts: Int = 0, lastExit: String? = nil) {
         self.id = id
         self.state = state
         self.message = message
+        self.pid = pid
+        self.restarts = restarts
+        self.lastExit = lastExit
     }
 }
 

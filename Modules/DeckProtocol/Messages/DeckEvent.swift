@@ -28,7 +28,8 @@ public enum DeckEvent: Hashable, Sendable {
     case leave(client: ClientInfo, reason: String)
     /// `reload`: a profile file was read again. Empty `problems` means it
     /// loaded and became live at `revision`; otherwise the live layout stayed.
-    case reload(profile: String, revision: Int?, problems: [Problem], by: ClientInfo?)
+    /// `dropped`: the client edits the rebase onto the new file could not keep.
+    case reload(profile: String, revision: Int?, problems: [Problem], dropped: [DroppedEdit] = [], by: ClientInfo?)
     /// `profile`: the live layout switched to another profile.
     case profile(profile: String, revision: Int, by: ClientInfo?)
     /// `restore`: a snapshot became the live layout.

@@ -7,7 +7,7 @@ public enum HostMessage: Hashable, Sendable {
     case welcome(id: RequestID?, Welcome)
     /// The current layout, sent to every client after each edit (§5) and to a
     /// sender refused while locked (§6).
-    case layout(profile: String, revision: Int, layout: DeckLayout)
+    case layout(profile: String, revision: Int, layout: DeckLayout, holdSlots: [DeckSlot] = [])
     /// A change of the lock state, sent to every client (§6).
     case lock(locked: Bool)
     /// Success. `revision` is the layout's revision after the request, for
@@ -84,18 +84,22 @@ public struct Welcome: Hashable, Sendable {
     public var locked: Bool
     /// The live layout.
     public var layout: DeckLayout
+    /// Slots whose button runs a plugin command declared `hold: true`
+    /// (PROTOCOL.md §5): press them with `down`/`up`; a hold opens no settings.
+    public var holdSlots: [DeckSlot]
     /// The device token, for a device that paired with a pairing code (WEB.md §3): keep it, present it from then on.
     public var token: String?
 
     /// Makes a welcome.
     public init(protocolLevel: Int, host: HostInfo, profile: String, revision: Int, locked: Bool, layout: DeckLayout,
-                token: String? = nil) {
+                holdSlots: [DeckSlot] = [], token: String? = nil) {
         self.protocolLevel = protocolLevel
         self.host = host
         self.profile = profile
         self.revision = revision
         self.locked = locked
         self.layout = layout
+        self.holdSlots = holdSlots
         self.token = token
     }
 }

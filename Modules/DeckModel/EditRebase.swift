@@ -1,0 +1,132 @@
+/// The rebase of PROFILE.md §5: client edits made since a profile file was
+/// last loaded, replayed in order on the layout of the file as it is now.
+///
+/// Pure: layouts and recorded edits in, a layout and the two lists out. The
+/// host decides when (a reload, a start that finds the file changed) and
+/// what to tell whom.
+public struct EditRebase: Hashable, Sendable {
+    /// An edit that could not be replayed, with why.
+    public struct Dropped: Hashable, Sendable {
+        /// The edit as it was recorded.
+        public var edit: DeckEdit
+        /// `the file changed slot 0/8`.
+        public var reason: String
+    }
+
+    /// The new file's layout with every surviving edit made on it.
+    public var layout: DeckLayout
+    /// The edits that were replayed: they stay recorded on top of the new
+    /// file, so that a second hand save rebases them again.
+    public var kept: [DeckEdit]
+    /// The edits whose slots the file changed (or that no longer exist), in order.
+    public var dropped: [Dropped]
+
+    /// Replays `edits` in order on `file`, each only if every slot it touches
+    /// still holds, in the layout so far, what it held before the edit.
+    ///
+    /// An edit that survives replays exactly as it was made (its slots held
+    /// the same buttons), so its record stays true on the new file unchanged.
+    public init(_ edits: [DeckEdit], onto file: DeckLayout) {
+        var layout = file
+        var kept: [DeckEdit] = []
+        var dropped: [Dropped] = []
+        for edit in edits {
+            if let next = edit.replayed(on: layout) {
+                layout = next
+                kept.append(edit)
+            } else {
+                dropped.append(Dropped(edit: edit, reason: edit.conflict(in: layout) ?? "the layout would have too many pages"))
+            }
+        }
+        self.layout = layout
+        self.kept = kept
+        self.dropped = dropped
+    }
+
+    /// The layout `edits` were made on, given the layout after the last of them.
+    public static func base(of layout: DeckLayout, undoing edits: [DeckEdit]) -> DeckLayout {
+        edits.reversed().reduce(layout) { $1.undo(on: $0) }
+    }
+
+    /// Edits that turn `file` into `target` (PROFILE.md §5: a restore or a
+    /// profile switch counts as these for the next rebase).
+    ///
+    /// Changed slots are grouped so that a button which left one changed
+    /// slot for another goes in the same edit as that slot: a group survives
+    /// or is dropped whole, so a rebase never keeps a button's new place
+    /// while the file gives its old one a different button (a double).
+    /// Each group is a `restore` edit, which may write slots past the
+    /// file's pages that it found empty: the restored layout can have empty
+    /// pages between filled ones, which no order of sets could make.
+    public static func changes(from file: DeckLayout, to target: DeckLayout) -> [DeckEdit] {
+        guard file.slotsPerPage == target.slotsPerPage else {
+            // Another grid: slot numbers mean other places, so the whole
+            // target is one edit, made on a grid the file does not have.
+            let changes = target.placedButtons.map {
+                DeckEdit.SlotChange(slot: DeckSlot(page: $0.page, index: $0.index), before: nil, after: $0.button)
+            }
+            return changes.isEmpty ? [] : [DeckEdit(kind: .restore, slotsPerPage: target.slotsPerPage, changes: changes)]
+        }
+        let pageCount = max(file.pages.count, target.pages.count)
+        var changed: [DeckSlot] = []
+        for page in 0..<pageCount {
+            for index in 0..<file.slotsPerPage
+            where file.button(page: page, index: index) != target.button(page: page, index: index) {
+                changed.append(DeckSlot(page: page, index: index))
+            }
+        }
+        var groups = SlotGroups(changed)
+        for from in changed {
+            guard let button = file.button(page: from.page, index: from.index) else { continue }
+            for to in changed where to != from && target.button(page: to.page, index: to.index) == button {
+                groups.join(from, to)
+            }
+        }
+        return groups.members.map { DeckEdit(kind: .restore, slots: $0, from: file, to: target) }
+    }
+
+    /// How many edits a profile carries before they are folded into the
+    /// ``changes(from:to:)`` that make the same layout: each generation's
+    /// snapshot carries them all, so they must stay few however long a
+    /// person keeps editing between hand saves.
+    public static let foldingThreshold = 64
+
+    /// `edits` plus `edit`, folded when they pass ``foldingThreshold``.
+    /// `layout` is the layout after `edit`.
+    public static func recording(_ edit: DeckEdit, after edits: [DeckEdit], layout: DeckLayout) -> [DeckEdit] {
+        let all = edits + [edit]
+        guard all.count > foldingThreshold else { return all }
+        return changes(from: base(of: layout, undoing: all), to: layout)
+    }
+}
+
+/// Slots joined into groups (union–find), listed in slot order.
+private struct SlotGroups {
+    private var parent: [DeckSlot: DeckSlot] = [:]
+    private let slots: [DeckSlot]
+
+    init(_ slots: [DeckSlot]) {
+        self.slots = slots
+        for slot in slots { parent[slot] = slot }
+    }
+
+    private mutating func root(_ slot: DeckSlot) -> DeckSlot {
+        var current = slot
+        while let next = parent[current], next != current { current = next }
+        parent[slot] = current
+        return current
+    }
+
+    mutating func join(_ a: DeckSlot, _ b: DeckSlot) {
+        let (ra, rb) = (root(a), root(b))
+        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+    }
+
+    /// Each group's slots in order, groups ordered by their first slot.
+    var members: [[DeckSlot]] {
+        var copy = self
+        var groups: [DeckSlot: [DeckSlot]] = [:]
+        for slot in slots { groups[copy.root(slot), default: []].append(slot) }
+        return groups.values.sorted { $0[0] < $1[0] }
+    }
+}

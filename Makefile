@@ -3,9 +3,13 @@
 
 SWIFT        ?= swift
 PREFIX       ?= $(HOME)/.local
-# libssl-dev: TLS (DeckTLS); tcpdump and iproute2: the network-namespace capture test of TLS.
-APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
-                zbar-tools curl libssl-dev tcpdump iproute2 openssl binutils
+APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
+                zbar-tools curl
+# TLS (DeckTLS), and the network-namespace capture test of TLS: tcpdump, iproute2.
+APT_PACKAGES += libssl-dev openssl tcpdump iproute2
+# The web deck's browser tests: a real headless Chromium, and fonts so Korean
+# names and emoji render in it (and in the screenshots); node runs the app's pure modules.
+APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -38,7 +42,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 
-.PHONY: all setup build test run bench clean install install-files uninstall
+.PHONY: all setup build test run bench clean install install-files uninstall screenshots
 
 all: build
 
@@ -57,6 +61,8 @@ setup:
 	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
 		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
 	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
+	@python3 -c 'import websocket' 2>/dev/null || { echo "make setup: installing websocket-client (the browser tests drive Chromium over CDP)"; \
+		python3 -m pip install -q websocket-client || python3 -m pip install -q --break-system-packages websocket-client; }
 
 ## build: debug build of every module and app
 build: setup
@@ -74,6 +80,18 @@ test: setup
 	node --test Apps/web/test/*.test.mjs
 	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
+	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
+	node --test Tests/web/
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
+
+## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
+screenshots: setup
+	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" DECK_SCREENSHOTS=docs python3 -m pytest -q -p no:cacheprovider Tests/browser/test_screenshots.py
+
+# Where make run serves the web deck: WEB=0.0.0.0:7532 serves phones on the local network.
+WEB ?= 127.0.0.1:7532
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -81,10 +99,10 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: open http://127.0.0.1:7532/ in a browser (the web deck); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open http://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
-		--listen 127.0.0.1:7531 --web 127.0.0.1:7532 --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
+		--listen 127.0.0.1:7531 --web $(WEB) --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
 		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
@@ -93,6 +111,8 @@ BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
+	# The web deck's figures in headless Chromium (docs/performance.md, "The web deck").
+	DECK_BIN=.build/release python3 Tests/browser/bench.py
 
 # Where `make install` puts the web app; deckd finds it there from its own path (docs/web.md).
 WEB_DIR             ?= $(PREFIX)/share/deckd/web
@@ -149,8 +169,8 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
-	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
+	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 clean:

@@ -19,6 +19,8 @@ extension Bench {
                       target: "≤ 2× the scan at the median", verdict: ratio <= 2 ? .met : .missed,
                       note: "\(bytes.count / 1_000) KB, \(events) libyaml events, \(large.layout.buttonCount) buttons"))
 
+        try measureRepeatedKeys()
+
         let path = try folder("profile") + "/large.yaml"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let python = try Python.run(Python.cSafeLoader, [path, String(plan.pythonLoads), path + ".out.json"], in: work.path)
@@ -28,5 +30,23 @@ extension Bench {
                       baselineLabel: "PyYAML \(python["version"] ?? "?") CSafeLoader (reference)", baseline: .init(reference),
                       target: "faster than CSafeLoader", verdict: samples[0].median < reference.median ? .met : .missed,
                       note: "CSafeLoader builds Python objects only; it checks nothing of the profile"))
+    }
+
+    /// Issue 18: a button whose settings give 100,000 keys, each ten times
+    /// over. The check for a repeated key searched the keys before it (17 s);
+    /// it must stay a small multiple of libyaml's own scan of the file.
+    func measureRepeatedKeys() throws {
+        var text = "pages:\n  - buttons:\n      0:\n        name: a\n        action:\n          plugin: p\n          command: c\n          settings:\n"
+        for key in 0..<100_000 { text += "            k\(key % 10_000): \(key)\n" }
+        let bytes = Array(text.utf8)
+        let samples = try Measure.interleaved(count: max(3, plan.profileLoad.count / 5), warmUp: 1, [
+            { BenchClock.time { _ = try? DeckProfile.parse(bytes, file: "repeated.yaml") } / 1_000 },
+            { BenchClock.time { _ = YAMLDocument.countEvents(bytes) } / 1_000 },
+        ])
+        let ratio = samples[0].median / max(samples[1].median, 1e-9)
+        record(Figure(id: "profile.repeatedKeys", title: "profile check, 100,000 repeated settings keys", unit: "ms",
+                      value: .init(samples[0]), baselineLabel: "bare libyaml event scan (floor)", baseline: .init(samples[1]),
+                      target: "≤ 10× the scan at the median (it was quadratic: 17 s)", verdict: ratio <= 10 ? .met : .missed,
+                      note: "\(bytes.count / 1_000) KB; 90,000 problems found, 100 listed"))
     }
 }

@@ -90,7 +90,7 @@ final class BuiltinActionRunner: ActionRunner {
             return
         }
         let isOpen = request.button.action.kind == "open"
-        let label = request.button.name
+        let label = LogField.cut(request.button.name)
         let (folder, seconds) = (workingDirectory, timeout)
         let job = Job(label: label, execute: { [self] in
             finished(execute(command, in: folder, timeout: seconds, label: label, isOpen: isOpen))

@@ -5,12 +5,16 @@ import Glibc
 enum DiskFile {
     /// The file's bytes, or nil when it does not exist.
     static func readIfPresent(_ path: String, limit: Int) throws(HostError) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO there would otherwise block the open forever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             throw .runtime(describe("open", path))
         }
         defer { _ = close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .runtime(describe("inspect", path)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .runtime("\(path) is not a regular file") }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {

@@ -75,7 +75,7 @@ public enum Host {
         let prefetch = SnapshotPrefetch(store: store, profile: configuration.profile ?? last ?? "default")
         let catalog: ProfileCatalog
         do {
-            catalog = try ProfileFolder(path: configuration.layouts).scan()
+            catalog = try ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes).scan()
         } catch {
             _ = prefetch.wait()
             throw .configuration(error.description)

@@ -65,9 +65,10 @@ public struct HostConfiguration: Sendable, Equatable {
     /// length limit, pages go to 10,000) until each broadcast fills the other
     /// clients' 8 MiB output queues and closes them all. 2 MiB is over twice
     /// a 1,000-page profile (872 KB) and lets a device fall four broadcasts
-    /// behind before it is closed. Profile files, written by the user, are
-    /// not held to it, and an edit that does not grow a larger layout (a move,
-    /// a clear) is always allowed.
+    /// behind before it is closed. Profile files are held to it too: one
+    /// larger is refused at load with a problem at the file (a 15 MB profile
+    /// closed every client on its first broadcast). An edit that does not
+    /// grow a larger layout (a move, a clear) is always allowed.
     public var maxLayoutBytes: Int
     /// `HOST:PORT` of the web listener (`--web`, WEB.md §1); nil with `--no-web`.
     public var web: String?

@@ -145,6 +145,6 @@ enum EditChange: Equatable {
             .move(fromPage: fromPage, fromIndex: fromIndex, toPage: toPage, toIndex: toIndex, button: button,
                   swapped: swapped, revision: revision, by: by)
         }
-        return (event, event.editSummary() ?? event.kind)
+        return (event, event.editSummary(name: LogField.cut) ?? event.kind)
     }
 }

@@ -30,7 +30,7 @@ extension HostCore {
         var effects: [Effect] = [
             .ok(connection, id, withRevision: false),
             .event(.press(page: page, index: index, button: button.name, phase: phase, by: session.info)),
-            .log(.info, "pressed '\(button.name)' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
+            .log(.info, "pressed '\(LogField.cut(button.name))' at \(page)/\(index)" + (phase == .tap ? "" : " (\(phase.rawValue))") + byline(session)),
         ]
         let request = ActionRequest(page: page, index: index, button: button, phase: phase, by: session.info)
         if phase != .tap && !session.isControl {
@@ -42,7 +42,7 @@ extension HostCore {
             effects.append(.pressPlugin(request))
         } else if phase == .up {
             // Built-in actions run on `tap` or `down`; the `up` edge is for plugins.
-            effects.append(.log(.debug, "'\(button.name)': the up edge of a \(button.action.kind) action does nothing"))
+            effects.append(.log(.debug, "'\(LogField.cut(button.name))': the up edge of a \(button.action.kind) action does nothing"))
         } else {
             switch button.action {
             case .page(let target):
@@ -90,7 +90,7 @@ extension HostCore {
         case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'" + (detail.map { ": it \($0)" } ?? "")
         case .failed(let reason): "failed: \(reason)"
         }
-        logger.log(outcome.succeeded ? .info : .warning, "'\(request.button.name)' (\(kind)) \(how)")
+        logger.log(outcome.succeeded ? .info : .warning, "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -75,7 +75,7 @@ final class HostCore {
     /// The host as `welcome` and `status` name it.
     var hostInfo: HostInfo { HostInfo(version: Host.version) }
     /// The layouts folder.
-    var folder: ProfileFolder { ProfileFolder(path: configuration.layouts) }
+    var folder: ProfileFolder { ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes) }
     /// True from the start of the stop on.
     var stopping: Bool { shutdown.isStopping }
 
@@ -165,13 +165,15 @@ final class HostCore {
             send(message, to: id)
         case let .ok(id, requestID, withRevision):
             send(.ok(id: requestID, revision: withRevision ? live.committed.revision : nil), to: id)
+        // Layouts with sendLatest: one not yet written to a client is replaced
+        // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            sessions[id]?.connection.send(live.lines.broadcast)
+            sessions[id]?.connection.sendLatest(live.lines.broadcast)
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.send(live.lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(live.lines.broadcast) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.send(live.lines.broadcast)
+                session.connection.sendLatest(live.lines.broadcast)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))
@@ -276,7 +278,7 @@ final class HostCore {
     /// `'Files' by Kim's iPhone` style suffix.
     func byline(_ session: Session?) -> String {
         guard let session else { return "" }
-        return " by " + (session.info?.name ?? session.connection.peer.description)
+        return " by " + LogField.cut(session.info?.name ?? session.connection.peer.description)
     }
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.

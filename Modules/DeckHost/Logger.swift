@@ -42,6 +42,9 @@ final class Logger: Sendable {
 
     func enabled(_ level: LogLevel) -> Bool { level >= minimum }
 
+    /// The most bytes of one line before its end is cut (and counted).
+    static let maximumLineBytes = 16 << 10
+
     /// Writes one line. Control characters in `message` (a device name with a
     /// line break, a command's output) are escaped, so nobody can forge lines.
     func log(_ level: LogLevel, _ message: String) {
@@ -51,6 +54,15 @@ final class Logger: Sendable {
         line.append(contentsOf: level.rawValue.utf8)
         line.append(0x20)
         Self.appendEscaped(message, to: &line)
+        if line.count > Self.maximumLineBytes {
+            // A backstop for fields no caller cut (LogField): a line stays readable and the log bounded.
+            let whole = line.count
+            line.removeLast(whole - Self.maximumLineBytes)
+            while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }  // not half a character
+            if let last = line.last, last >= 0xC0 { line.removeLast() }
+            let cut = whole - line.count
+            line.append(contentsOf: "… (\(cut) more bytes not logged)".utf8)
+        }
         line.append(0x0A)
         lock.withLock { _ in
             line.withUnsafeBytes { buffer in

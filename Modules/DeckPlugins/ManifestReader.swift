@@ -35,7 +35,7 @@ struct ManifestReader {
     /// holds all of them, sorted by position, without repeats).
     mutating func read() -> PluginManifest? {
         let manifest = readManifest()
-        problems = Array(Set(problems)).sorted()
+        problems = FileProblem.listed(Array(Set(problems)).sorted())
         return problems.isEmpty ? manifest : nil
     }
 

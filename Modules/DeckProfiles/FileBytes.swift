@@ -16,7 +16,10 @@ package enum FileBytes {
     }
 
     package static func read(_ path: String, maxBytes: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer
+        // (forever, at start-up); the check below then refuses it. Reads of a
+        // regular file ignore the flag.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()

@@ -45,3 +45,21 @@ extension FileProblem {
                            message: "profile name '\(name)' is already used by \(owner); give one of them another name")
     }
 }
+
+extension FileProblem {
+    /// How many problems of one file are listed; the rest are counted. A
+    /// file with hundreds of thousands of problems otherwise made a `status`
+    /// reply larger than a client's output queue and a 42 MB log.
+    package static let listedPerFile = 100
+
+    /// The first ``listedPerFile`` of one file's sorted problems, then one
+    /// that counts the rest, at the first of them.
+    package static func listed(_ problems: [FileProblem]) -> [FileProblem] {
+        guard problems.count > listedPerFile else { return problems }
+        let first = problems[listedPerFile]
+        let rest = problems.count - listedPerFile
+        return Array(problems.prefix(listedPerFile)) + [FileProblem(
+            file: first.file, line: first.line, column: first.column,
+            message: "\(rest) more problems from here on are not listed (a file lists its first \(listedPerFile))")]
+    }
+}

@@ -1,3 +1,4 @@
+import DeckModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +12,15 @@ public struct ProfileFolder: Hashable, Sendable {
     /// The folder's path, as given.
     public let path: String
 
+    /// The largest layout, as JSON bytes, a profile may have; nil: any. The
+    /// host passes the bound edits have (`maxLayoutBytes`): a layout larger
+    /// than a client's output queue closed every client on its broadcast.
+    public let maxLayoutBytes: Int?
+
     /// A folder at `path` (nothing is read until asked).
-    public init(path: String) {
+    public init(path: String, maxLayoutBytes: Int? = nil) {
         self.path = path
+        self.maxLayoutBytes = maxLayoutBytes
     }
 
     /// The path of a file in the folder.
@@ -83,7 +90,10 @@ public struct ProfileFolder: Hashable, Sendable {
                 files.append(known)
                 continue
             }
-            let outcome = DeckProfile.read(bytes, file: filePath)
+            var outcome = DeckProfile.read(bytes, file: filePath)
+            if let profile = outcome.profile, let problem = tooBigToSend(profile, file: filePath) {
+                outcome = (nil, [problem], outcome.nameMark)
+            }
             files.append(ProfileCatalog.File(path: filePath, fingerprint: fingerprint, profile: outcome.profile,
                                              problems: outcome.problems, nameMark: outcome.nameMark, wasRead: true))
         }
@@ -100,5 +110,17 @@ public struct ProfileFolder: Hashable, Sendable {
         let broken = catalog.files.filter { $0.profile == nil && DeckProfile.stem(of: $0.fingerprint.file) == name }
         if !broken.isEmpty { throw .invalid(broken.flatMap(\.problems)) }
         throw .notFound(profile: name, folder: path, available: catalog.names)
+    }
+}
+
+extension ProfileFolder {
+    /// A problem at the file when its layout is larger than ``maxLayoutBytes``.
+    func tooBigToSend(_ profile: DeckProfile, file: String) -> FileProblem? {
+        guard let maxLayoutBytes else { return nil }
+        let size = EncodedLayout(profile.layout).json.count
+        guard size > maxLayoutBytes else { return nil }
+        return FileProblem(file: file, line: 1, column: 1, message: "the layout would be \(size) bytes of JSON, more than the "
+            + "\(maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, commands or settings, "
+            + "or split it into several profiles")
     }
 }

@@ -243,6 +243,9 @@ extension ProfileReader {
 
     private mutating func readObject(_ node: YAMLNode, depth: Int) -> [String: DeckValue] {
         var object: [String: DeckValue] = [:]
+        // The line each key was first given on, so a repeat is reported without
+        // searching the keys before it (100,000 repeats took 17 s that way).
+        var firstLines: [String: Int] = [:]
         for offset in 0..<document.count(node) {
             let (key, value) = document.pair(node, offset)
             guard key.kind == .scalar else {
@@ -250,12 +253,11 @@ extension ProfileReader {
                 continue
             }
             let name = document.text(key)
-            if object[name] != nil {
-                let earlier = (0..<offset).map { document.pair(node, $0).key }
-                let first = earlier.first { $0.kind == .scalar && document.text($0) == name }
-                report("key '\(name)' is given twice (first at line \(first?.mark.line ?? key.mark.line))", at: key)
+            if let line = firstLines[name] {
+                report("key '\(name)' is given twice (first at line \(line))", at: key)
                 continue
             }
+            firstLines[name] = key.mark.line
             object[name] = readValue(value, depth: depth)
         }
         return object

@@ -25,6 +25,9 @@ extension ProfileReader {
     ) -> [Pair] {
         var unknown: [Pair] = []
         var seen: UInt64 = 0
+        // Where each repeated key was first given, found once per key: a key
+        // given 100,000 times must not search the mapping 100,000 times.
+        var firstLines: [Int: Int] = [:]
         for offset in 0..<document.count(mapping) {
             let pair = document.pair(mapping, offset)
             guard pair.key.kind == .scalar else {
@@ -37,8 +40,9 @@ extension ProfileReader {
             }
             let bit: UInt64 = 1 << UInt64(index & 63)
             if seen & bit != 0 {
-                let first = earlierKey(named: pair.key, in: mapping, before: offset)
-                report("key '\(key.rawValue)' is given twice (first at line \(first?.mark.line ?? pair.key.mark.line))", at: pair.key)
+                let line = firstLines[index] ?? earlierKey(named: pair.key, in: mapping, before: offset)?.mark.line ?? pair.key.mark.line
+                firstLines[index] = line
+                report("key '\(key.rawValue)' is given twice (first at line \(line))", at: pair.key)
                 continue
             }
             seen |= bit

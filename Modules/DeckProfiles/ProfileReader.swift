@@ -33,7 +33,7 @@ struct ProfileReader {
     /// ``problems`` holds all of them, sorted by position, without repeats).
     mutating func read(defaultName: String) -> DeckProfile? {
         let profile = readProfile(defaultName: defaultName)
-        problems = Array(Set(problems)).sorted()
+        problems = FileProblem.listed(Array(Set(problems)).sorted())
         return problems.isEmpty ? profile : nil
     }
 

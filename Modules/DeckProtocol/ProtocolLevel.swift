@@ -86,8 +86,8 @@ public enum RequestKind: String, CaseIterable, Hashable, Sendable {
         case .pair:        Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .unpair:      Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .subscribe:   Rule(minimumLevel: 1, audience: .control, editsLayout: false)
-        case .devices:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .restart:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
+        case .devices:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         }
     }
 

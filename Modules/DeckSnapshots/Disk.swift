@@ -173,13 +173,18 @@ package enum Disk {
 
     /// A whole file and its size (nil if it does not exist). A file larger
     /// than `limit` is not read: its bytes come back empty, its size says why.
-    static func readFile(_ path: String, limit: Int) throws(SnapshotError) -> (bytes: [UInt8], size: Int)? {
+    static func readFile(_ path: String, limit: Int) throws(SnapshotError) -> (bytes: [UInt8], size: Int, regular: Bool)? {
         try readFile(path, prefix: nil, limit: limit)
     }
 
     /// At most `prefix` bytes from the start of a file and the file's full size.
-    static func readFile(_ path: String, prefix: Int?, limit: Int) throws(SnapshotError) -> (bytes: [UInt8], size: Int)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    ///
+    /// `regular` is false, and nothing is read, for a FIFO, folder, socket or
+    /// device there.
+    static func readFile(_ path: String, prefix: Int?, limit: Int) throws(SnapshotError) -> (bytes: [UInt8], size: Int, regular: Bool)? {
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer,
+        // forever at start-up. Reads of a regular file ignore the flag.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw .system(operation: "open", path: path, code: errno)
@@ -187,8 +192,9 @@ package enum Disk {
         defer { _ = Glibc.close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system(operation: "inspect", path: path, code: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return ([], 0, false) }
         let size = Int(info.st_size)
-        guard size <= limit else { return ([], size) }
+        guard size <= limit else { return ([], size, true) }
         let wanted = min(size, prefix ?? size)
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
@@ -202,6 +208,6 @@ package enum Disk {
             }
         }
         guard failure == 0 else { throw .system(operation: "read", path: path, code: failure) }
-        return (bytes, size)
+        return (bytes, size, true)
     }
 }

@@ -51,6 +51,11 @@ struct SnapshotHeader: Hashable {
 enum SnapshotDocument {
     static let format = "deck-snapshot"
     static let version = 1
+    /// The largest revision a snapshot may carry: 2^53 - 1, the largest
+    /// integer a JSON number holds exactly for every client (JavaScript
+    /// included). A host counts one per change, so it never gets there; a
+    /// file that says more is damaged.
+    package static let maximumRevision = (1 << 53) - 1
     /// What separates the header from the layout. A `"` inside a JSON string is
     /// always escaped, so these bytes cannot occur inside the header's strings.
     static let layoutMarker = Array(#","layout":"#.utf8)
@@ -137,6 +142,11 @@ enum SnapshotDocument {
                 let reason = try fields.string("reason")
                 let generation = try fields.int("generation")
                 let revision = try fields.int("revision")
+                // A file's revision is untrusted: one near Int.max traps the host's next `+ 1`.
+                guard revision >= 0 else { throw .invalid("its revision \(revision) is negative") }
+                guard revision <= Self.maximumRevision else {
+                    throw .invalid("its revision \(revision) is larger than \(Self.maximumRevision)")
+                }
                 guard let time = SnapshotTime.parse(timeText) else {
                     throw .invalid("its time \(SnapshotError.quoted(timeText)) is not ISO 8601 UTC")
                 }

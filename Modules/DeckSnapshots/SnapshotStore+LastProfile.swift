@@ -37,10 +37,11 @@ extension SnapshotStore {
         try state.withLock { state throws(SnapshotError) in
             if let known = state.marker { return known }
             let path = stateDirectory + "/" + LastProfileMarker.fileName
-            guard let (bytes, _) = try Disk.readFile(path, limit: 64 * 1024) else {
+            guard let (bytes, _, regular) = try Disk.readFile(path, limit: 64 * 1024) else {
                 state.marker = .some(nil)
                 return nil
             }
+            guard regular else { throw .invalidMarker(path: path, reason: "it is not a regular file") }
             guard let profile = LastProfileMarker.decode(bytes) else {
                 throw .invalidMarker(path: path, reason: #"it is not {"profile":"NAME"}"#)
             }

@@ -112,7 +112,8 @@ extension SnapshotStore {
     private func load(folder: String, name: String, profile: String,
                       generation: Int) throws(SnapshotError) -> Verdict<Snapshot>? {
         let path = filePath(folder, name: name)
-        guard let (bytes, size) = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
+        guard let (bytes, size, regular) = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
+        guard regular else { return .damaged("it is not a regular file") }
         guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
         let json: [UInt8]
         do throws(GunzipProblem) {
@@ -136,7 +137,8 @@ extension SnapshotStore {
     private func header(folder: String, name: String, profile: String,
                         generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
         let path = filePath(folder, name: name)
-        guard let (start, size) = try Disk.readFile(path, prefix: 4096, limit: Self.fileLimit) else { return nil }
+        guard let (start, size, regular) = try Disk.readFile(path, prefix: 4096, limit: Self.fileLimit) else { return nil }
+        guard regular else { return .damaged("it is not a regular file") }
         guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
         let prefix: [UInt8]?
         do throws(GunzipProblem) {

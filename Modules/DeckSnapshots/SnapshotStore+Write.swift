@@ -143,6 +143,9 @@ extension SnapshotStore {
         var next: [String: Int] = [:]
         for entry in entries {
             guard entry.revision >= 0 else { throw .invalidEntry("revision \(entry.revision) is negative") }
+            guard entry.revision <= SnapshotDocument.maximumRevision else {
+                throw .invalidEntry("revision \(entry.revision) is larger than \(SnapshotDocument.maximumRevision)")
+            }
             guard !entry.reason.isEmpty else { throw .invalidEntry("the reason is empty") }
             let folder = try ProfileFolderName.encode(entry.profile)
             var generation = next[folder] ?? 0

@@ -10,17 +10,23 @@ extension Connection {
     /// Reads per readiness report, at most this many buffers (256 KiB), so a
     /// client that floods cannot keep the loop from its other clients.
     private static let readsPerTurn = 4
+    /// Lines handed to the handler per connection per loop turn. The rest
+    /// wait in the framing for the next turn, after every other connection
+    /// had its turn, so one flooder cannot starve a healthy client.
+    static let linesPerTurn = 64
 
     // MARK: input
 
     /// Reads what the socket has, frames it and delivers the lines.
     func readAvailable() {
         let buffer = loop.state.readBuffer
+        linesThisTurn = 0
         for _ in 0..<Self.readsPerTurn {
             let count = Sys.retrying { read(fileDescriptor, buffer.baseAddress, buffer.count) }
             if count > 0 {
                 // While closing, input is read only to be dropped.
                 if lifecycle.isReceiving { deliver(UnsafeBufferPointer(rebasing: buffer[0..<count])) }
+                waitForNextTurnIfSpent()
                 if lifecycle.isClosed || !wantsRead || count < buffer.count { break }
             } else if count == 0 {
                 let receiving = lifecycle.isReceiving
@@ -66,18 +72,31 @@ extension Connection {
         }
     }
 
-    /// Delivers messages kept while reading was paused (a loop task after resume).
+    /// Delivers messages kept while reading was paused (a loop task after
+    /// resume), or past this turn's share (the next turn).
     func deliverHeldLines() {
         guard lifecycle.isReceiving, !readPaused else { return }
+        linesThisTurn = 0
         let layer = framing
         let outcome = layer.deliverHeld(on: self) { message in handOver(message) }
         finishFeed(outcome)
+        waitForNextTurnIfSpent()
         updateInterest()
     }
 
     private func handOver(_ line: Data) -> Bool {
         listener.handler.connection(self, received: line)
-        return lifecycle.isReceiving && !readPaused
+        linesThisTurn += 1
+        return lifecycle.isReceiving && !readPaused && linesThisTurn < Self.linesPerTurn
+    }
+
+    /// After this turn's share, the lines the framing holds wait for the
+    /// next turn (and the socket is not read meanwhile: `wantsRead` is false
+    /// while the framing holds complete lines).
+    private func waitForNextTurnIfSpent() {
+        guard linesThisTurn >= Self.linesPerTurn, lifecycle.isReceiving, !readPaused,
+              framing.holdsCompleteMessages else { return }
+        loop.state.nextTurn.append(self)
     }
 
     private func finishFeed(_ outcome: FramingOutcome) {
@@ -136,12 +155,17 @@ extension Connection {
             output.consume(written)
             if written < requested { break }
         }
-        if output.isEmpty {
+        if output.isEmpty, !held.isEmpty {
+            // What waited behind the written output goes out next (scheduled again).
+            writeBlocked = false
+            releaseHeld()
+            if output.isEmpty { apply(lifecycle.outputDrained()) } else { scheduleFlush() }
+        } else if output.isEmpty {
             writeBlocked = false
             apply(lifecycle.outputDrained())
         } else {
             writeBlocked = true
-            if output.pendingBytes > limits.maxQueuedOutputBytes {
+            if output.pendingBytes + heldBytes > limits.maxQueuedOutputBytes {
                 apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
                 return
             }

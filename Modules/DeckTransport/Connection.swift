@@ -27,6 +27,14 @@ public final class Connection {
     var pendingInput: [UInt8] = []
     var output = OutputQueue()
     var readPaused = false
+    /// Lines behind a replaceable one (``sendLatest(_:)``), not framed yet;
+    /// nil where a newer replaceable line took an older one's place.
+    var held: [OutboundLine?] = []
+    /// Where the replaceable line is in `held`, and the bytes `held` has.
+    var heldReplaceable: Int?
+    var heldBytes = 0
+    /// Lines handed over in this loop turn (``linesPerTurn``).
+    var linesThisTurn = 0
     /// Why no more lines come (`.peerClosed` or `.lineTooLong`); nil while they may.
     var inputEnd: CloseReason?
     var writeBlocked = false
@@ -82,6 +90,7 @@ public final class Connection {
     public func send(_ line: OutboundLine) -> Bool {
         loop.preconditionInLoop()
         guard lifecycle.isOpen else { return false }
+        if !held.isEmpty { return hold(line, replaceable: false) }
         framing.frame(line, on: self)
         return lifecycle.isOpen
     }
@@ -130,7 +139,7 @@ public final class Connection {
     package func closeAfterFraming(_ reason: CloseReason) {
         loop.preconditionInLoop()
         apply(lifecycle.stopReceiving())
-        apply(lifecycle.close(reason, afterFlush: true, outputPending: !output.isEmpty))
+        apply(lifecycle.close(reason, afterFlush: true, outputPending: hasOutput))
     }
 
     /// After bytes were queued: write them this turn, or check the limit
@@ -187,7 +196,7 @@ public final class Connection {
     /// Closes now; queued output is dropped.
     public func close() {
         loop.preconditionInLoop()
-        apply(lifecycle.close(.closedByHost, afterFlush: false, outputPending: !output.isEmpty))
+        apply(lifecycle.close(.closedByHost, afterFlush: false, outputPending: hasOutput))
     }
 
     /// Stops delivering lines and accepting sends, writes what is queued
@@ -203,6 +212,8 @@ public final class Connection {
     public func closeAfterFlush(_ intent: CloseIntent = .normal) {
         loop.preconditionInLoop()
         var reason = CloseReason.closedByHost
+        // Lines that waited behind a layout go out before any last words.
+        if lifecycle.isOpen, !held.isEmpty { releaseHeld() }
         if let inputEnd, lifecycle.isOpen {
             reason = inputEnd
             if case .lineTooLong = inputEnd, let reply = limits.tooLargeReply { framing.frame(reply, on: self) }
@@ -211,7 +222,7 @@ public final class Connection {
             framing.finish(reason, intent: intent, on: self)
             if let stream { writeRaw(stream.finish(on: self)) }
         }
-        apply(lifecycle.close(reason, afterFlush: true, outputPending: !output.isEmpty))
+        apply(lifecycle.close(reason, afterFlush: true, outputPending: hasOutput))
     }
 
     // MARK: internals
@@ -230,6 +241,8 @@ public final class Connection {
         if let reason = transition.notify {
             establishTimer?.cancel()
             establishTimer = nil
+            // Held lines still go out on a flushing close, framed while the framing is there.
+            if case .flushThenClose = transition.action, !held.isEmpty { releaseHeld() }
             dropFraming()
             if !isRejection {
                 let handler = listener.handler
@@ -254,7 +267,7 @@ public final class Connection {
 
     /// Best effort for a stopping loop: one write attempt, then close.
     func closeForStop() {
-        if !lifecycle.isClosed && !output.isEmpty { flush() }
+        if !lifecycle.isClosed && hasOutput { flush() }
         apply(lifecycle.fail(.loopStopped))
     }
 
@@ -263,7 +276,7 @@ public final class Connection {
         guard lifecycle.isOpen, !established else { return }
         if let reply = limits.establishTimeoutReply { framing.frame(reply, on: self) }
         framing.finish(.notEstablished(timeout: timeout), intent: .normal, on: self)
-        apply(lifecycle.close(.notEstablished(timeout: timeout), afterFlush: true, outputPending: !output.isEmpty))
+        apply(lifecycle.close(.notEstablished(timeout: timeout), afterFlush: true, outputPending: hasOutput))
     }
 
     private func startCloseTimer() {
@@ -282,6 +295,7 @@ public final class Connection {
         loop.state.unregister(fileDescriptor, token: token)
         Sys.close(fileDescriptor)
         output.removeAll()
+        dropHeld()
         dropFraming()
         listener.connectionFinished(self)
     }

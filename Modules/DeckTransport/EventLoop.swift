@@ -114,7 +114,8 @@ public final class EventLoop: Sendable {
             state.runLocalWork()
             if state.stopping { break }
             let deadline = state.timers.nextDeadline()
-            let timeout = deadline == nil ? -1 : Sys.millisecondsUntil(deadline, now: Sys.now())
+            // Held lines to deliver: look for new events without sleeping.
+            let timeout = !state.nextTurn.isEmpty ? 0 : deadline == nil ? -1 : Sys.millisecondsUntil(deadline, now: Sys.now())
             let count = epoll_wait(epollFD, events, Int32(capacity), timeout)
             state.wakeUps &+= 1
             if count < 0 {
@@ -128,6 +129,7 @@ public final class EventLoop: Sendable {
                 if state.stopping { break }
             }
             if state.stopping { continue }
+            state.runNextTurn()
             if deadline != nil || state.timers.pendingCount > 0 {
                 state.timers.fireDue(now: Sys.now())
             }

@@ -27,6 +27,10 @@ final class LoopState {
     var localTasks: [() -> Void] = []
     /// Connections with output to write before the loop waits again.
     var needsFlush: [Connection] = []
+    /// Connections that used up their lines for this turn with more held:
+    /// delivered on the next turn, after the events it brings, so every
+    /// connection gets its share (``Connection/linesPerTurn``).
+    var nextTurn: [Connection] = []
     /// Returns from `epoll_wait` so far (tests check that an idle loop stays asleep).
     var wakeUps: UInt64 = 0
     /// Set once `stop` has been seen; nothing new may be registered.
@@ -98,6 +102,14 @@ final class LoopState {
 
     /// Runs deferred tasks and pending flushes until there are none (each may
     /// cause more: a close notice that sends to others, a flush that fails).
+    /// Gives each connection waiting in ``nextTurn`` its next share of lines.
+    func runNextTurn() {
+        guard !nextTurn.isEmpty else { return }
+        let waiting = nextTurn
+        nextTurn = []
+        for connection in waiting { connection.deliverHeldLines() }
+    }
+
     func runLocalWork() {
         while !localTasks.isEmpty || !needsFlush.isEmpty {
             if !localTasks.isEmpty {

@@ -124,7 +124,10 @@ struct JSONParserTests {
     @Test("numbers: integers stay integers, 7.0 is an integer to integer fields, nothing overflows", arguments: [
         ("0", 0, 0), ("-0", 0, 0), ("42", 42, 42), ("-7", -7, -7), ("2.0", 2, 2), ("1E+2", 100, 100), ("-1e0", -1, -1),
         ("9223372036854775807", Int.max, 9.223372036854775807e18), ("-9223372036854775808", Int.min, -9.223372036854775808e18),
-        ("9223372036854775808", nil, 9.223372036854775808e18), ("0.5", nil, 0.5), ("1e-400", 0, 0),
+        ("9223372036854775808", nil, 9.223372036854775808e18), ("0.5", nil, 0.5),
+        // A fraction too small for a Double reads as 0, but is no integer (as 1e-19 is none); true zeros are.
+        ("1e-400", nil, 0), ("1e-999999999", nil, 0), ("4.9e-325", nil, 0), ("1e-19", nil, 1e-19),
+        ("0.0e-400", 0, 0), ("0e999999999", 0, 0), ("-0.000e-5", 0, 0),
         ("123456789012345678901234567890", nil, 1.2345678901234568e29),
     ] as [(String, Int?, Double)])
     func numbers(_ text: String, _ integer: Int?, _ double: Double) throws {

@@ -80,7 +80,8 @@ import Testing
         ("", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
         ("# only a comment\n", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
         ("- id: x\n", ["1:1: a plugin manifest must be a mapping with id, name, version, protocol, exec and commands, not a list"]),
-        ("id: x\nexec: [run\n", ["3:1: did not find expected ',' or ']', while parsing a flow sequence that starts at line 2, column 7 (YAML syntax)"]),
+        ("id: x\nexec: [run\n", ["2:11: unclosed bracket: a ']' is missing here to close the '[' at column 7 (YAML syntax)",
+                                 "3:1: note: the YAML parser stopped here: did not find expected ',' or ']', while parsing a flow sequence that starts at line 2, column 7"]),
         // Keys
         ("id: x\nexce: [run]\n", ["2:1: unknown key 'exce' in plugin manifest (expected id, name, version, protocol, exec, commands)"]),
         ("id: x\nexec: [run]\nauthor: me\n", ["3:1: unknown key 'author' in plugin manifest (expected id, name, version, protocol, exec, commands)"]),

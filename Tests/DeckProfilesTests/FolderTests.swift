@@ -2,6 +2,8 @@ import DeckModel
 import DeckProfiles
 import DeckTestSupport
 import Foundation
+import Glibc
+import Synchronization
 import Testing
 
 @Suite("Profiles folder")
@@ -58,6 +60,22 @@ struct FolderTests {
         #expect(throws: DeckProfilesError.notFound(profile: "nothing", folder: folder.path, available: ["good"])) {
             try profiles.load(named: "nothing")
         }
+    }
+
+    @Test("a FIFO named like a profile is a problem at once; scanning never blocks on it")
+    func fifoIsAProblemNotAHang() throws {
+        let folder = try TemporaryDirectory(prefix: "profiles-folder")
+        try Self.write(Self.small, "good.yaml", in: folder)
+        let path = folder.appending("pipe.yaml").path
+        try #require(mkfifo(path, 0o600) == 0)
+        let profiles = ProfileFolder(path: folder.path)
+        let problems = Mutex<[FileProblem]?>(nil)
+        let finished = Blocking.finishes(within: 10, release: { Blocking.unblockFIFO(path) }) {
+            let found = try? profiles.scan().problems
+            problems.withLock { $0 = found }
+        }
+        #expect(finished, "scanning the layouts folder blocked on the FIFO")
+        #expect(problems.withLock { $0 }?.map(\.description) == ["\(path):1:1: cannot read the file: it is not a regular file"])
     }
 
     @Test func aMissingFolderIsAClearError() {

@@ -63,6 +63,12 @@ struct DecodeErrorTests {
         Case(#"{"type":"setButton","id":3,"page":"0","index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a string"),
         Case(#"{"type":"setButton","id":3,"page":0.5,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a number"),
         Case(#"{"type":"setButton","id":3,"page":99999999999999999999,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer"),
+        // Fractions too small for a Double round to 0 but are still fractions: refused like 1e-19.
+        Case(#"{"type":"setButton","id":3,"page":1e-19,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a number"),
+        Case(#"{"type":"setButton","id":3,"page":1e-999999999,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a number"),
+        Case(#"{"type":"setButton","id":3,"page":4.9e-325,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a number"),
+        Case(#"{"type":"setButton","id":3,"page":-0.000001e-400,"index":1,"button":\#(button)}"#, .malformed, 3, "'page' must be an integer, not a number"),
+        Case(#"{"type":"ping","id":1e-999999999}"#, .malformed, nil, "'id' must be a string or an integer"),
         Case(#"{"type":"setButton","id":3,"page":0,"index":1,"button":null}"#, .malformed, 3, "'button' is missing"),
         Case(#"{"type":"setButton","id":3,"page":0,"index":1,"button":[]}"#, .malformed, 3, "'button' must be a button object, not an array"),
         Case(#"{"type":"setButton","id":3,"page":0,"index":1,"button":{"action":{"open":"~"}}}"#, .malformed, 3, "'button.name' is missing"),

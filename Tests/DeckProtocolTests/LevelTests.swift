@@ -25,7 +25,7 @@ struct LevelTests {
             #expect(kind.rule.minimumLevel == (kind == .moveButton ? 7 : 1), "\(kind)")
         }
         let control: Set<RequestKind> = [.status, .lock, .unlock, .reload, .useProfile, .profiles, .snapshots,
-                                         .restore, .export, .pair, .unpair, .subscribe, .devices, .restart]
+                                         .restore, .export, .pair, .unpair, .subscribe, .restart, .devices]
         #expect(Set(RequestKind.allCases.filter(\.isControlOnly)) == control)
         #expect(Set(RequestKind.allCases.filter(\.rule.editsLayout)) == [.setButton, .clearButton, .moveButton])
         #expect(RequestKind.allCases.filter { $0.rule.audience == .handshake } == [.hello])

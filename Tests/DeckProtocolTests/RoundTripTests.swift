@@ -23,7 +23,7 @@ struct RoundTripTests {
         .snapshots(profile: nil), .snapshots(profile: "default"),
         .restore(generation: 41),
         .export(profile: nil), .export(profile: "default"),
-        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .devices, .restartPlugin(id: "counter"),
+        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .restartPlugin(id: "counter"), .devices,
     ]
 
     @Test func everyRequestKindIsCovered() {

@@ -61,6 +61,16 @@ struct Damage: CustomTestStringConvertible, Sendable {
         gzipped("a field missing", reason: "field 'revision' is missing") {
             document($0).replacingOccurrences(of: "\"revision\":3,", with: "")
         },
+        // A revision from a file is untrusted: near Int.max the next edit's + 1 trapped the host.
+        gzipped("a negative revision", reason: "its revision -3 is negative") {
+            document($0).replacingOccurrences(of: "\"revision\":3,", with: "\"revision\":-3,")
+        },
+        gzipped("a revision near Int.max", reason: "its revision 9223372036854775806 is larger than 9007199254740991") {
+            document($0).replacingOccurrences(of: "\"revision\":3,", with: "\"revision\":9223372036854775806,")
+        },
+        gzipped("the largest revision", reason: "its revision 9223372036854775807 is larger than 9007199254740991") {
+            document($0).replacingOccurrences(of: "\"revision\":3,", with: "\"revision\":9223372036854775807,")
+        },
         gzipped("an invalid layout", reason: "'layout.pages[0].buttons[0]' is invalid") {
             document($0).replacingOccurrences(of: "\"name\":\"tag 3\"", with: "\"name\":\"\"")
         },

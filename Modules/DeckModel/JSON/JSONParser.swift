@@ -13,11 +13,15 @@ struct JSONNode {
 
     var kind: Kind
     /// Strings: the offset of the first byte after the opening quote.
-    /// Containers: how many elements or members they hold.
+    /// Containers: how many elements or members they hold. Doubles:
+    /// ``underflowed`` for a nonzero literal that reads as 0, else 0.
     var a: UInt32
     /// Strings: the offset of the closing quote. Containers: the index of the
     /// node after the container's last one. Numbers: the value's bit pattern.
     var b: UInt64
+
+    /// `a` of a double whose literal is not zero but reads as 0 (`4.9e-325`).
+    static let underflowed: UInt32 = 1
 }
 
 /// A strict RFC 8259 parser: bytes in, a tape of ``JSONNode``s out.
@@ -188,7 +192,11 @@ struct JSONParser {
         guard let value = Double(String(decoding: literal, as: UTF8.self)), value.isFinite else {
             throw .syntax("the number is too large", at: start)
         }
-        nodes.append(JSONNode(kind: .double, a: 0, b: value.bitPattern))
+        // A fraction too small for a Double (1e-999999999) rounds to 0, which
+        // integer fields would take as the integer 0 while refusing 1e-19.
+        let underflowed = value == 0 && literal.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            .contains { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }
+        nodes.append(JSONNode(kind: .double, a: underflowed ? JSONNode.underflowed : 0, b: value.bitPattern))
     }
 
     /// An integer literal's value, or nil when it does not fit in `Int`.

@@ -26,11 +26,12 @@ package struct JSONValue {
 
     /// The value as an integer: an integer literal, or a number with no
     /// fractional part that fits in `Int` (`7.0` from a client whose JSON
-    /// library writes every number as a float).
+    /// library writes every number as a float). Not a fraction that only
+    /// underflowed to 0 (`1e-999999999`): that is refused as `1e-19` is.
     package var intValue: Int? {
         switch node.kind {
         case .int: Int(truncatingIfNeeded: Int64(bitPattern: node.b))
-        case .double: Int(exactly: Double(bitPattern: node.b))
+        case .double: node.a == JSONNode.underflowed ? nil : Int(exactly: Double(bitPattern: node.b))
         default: nil
         }
     }

@@ -74,7 +74,7 @@ struct YAMLBuilder {
             var running = true
             while running {
                 guard yaml_parser_parse(&parser, &event) == 1 else {
-                    document.problems.append(syntaxProblem(parser, input: buffer))
+                    document.problems += syntaxProblems(parser, input: buffer)
                     rootNode = nil
                     return
                 }

@@ -55,24 +55,33 @@ extension YAMLDocument {
 }
 
 extension YAMLBuilder {
-    /// libyaml's own words for a syntax error, at its position, with the
-    /// construct it was reading when that started elsewhere.
-    func syntaxProblem(_ parser: yaml_parser_t, input: UnsafeBufferPointer<UInt8>) -> FileProblem {
+    /// A syntax error at the line to fix, with the likely typo (``SyntaxDiagnosis``);
+    /// then, where libyaml stopped elsewhere, its own words there as a note.
+    /// libyaml's words alone when no typo explains them.
+    func syntaxProblems(_ parser: yaml_parser_t, input: UnsafeBufferPointer<UInt8>) -> [FileProblem] {
         var problem = parser.problem.map { String(cString: $0) } ?? "the YAML parser failed"
         // PROFILE.md §4 words this error as "… not allowed here".
         if problem == "mapping values are not allowed in this context" { problem = "mapping values are not allowed here" }
         if parser.error == YAML_MEMORY_ERROR { problem = "out of memory while reading YAML" }
         if parser.error == YAML_READER_ERROR {
             let position = TextPosition.positions(ofOffsets: [parser.problem_offset], in: input)[0]
-            return document.problem("\(problem) (YAML syntax)", at: position)
+            return [document.problem("\(problem) (YAML syntax)", at: position)]
         }
         let mark = YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+        let context = parser.context.map { String(cString: $0) }
+        let start = YAMLMark(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
         var message = problem
-        if let context = parser.context.map({ String(cString: $0) }) {
-            let start = YAMLMark(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
+        if let context {
             message += start == mark ? ", \(context)" : ", \(context) that starts at line \(start.line), column \(start.column)"
         }
-        return document.problem("\(message) (YAML syntax)", at: mark)
+        let libyaml = document.problem("\(message) (YAML syntax)", at: mark)
+        guard parser.error != YAML_MEMORY_ERROR else { return [libyaml] }
+        let report = SyntaxReport(problem: problem, mark: mark, index: Int(parser.problem_mark.index),
+                                  context: context, contextMark: start)
+        guard let diagnosis = SyntaxDiagnosis.diagnose(report, input: input) else { return [libyaml] }
+        let typo = document.problem("\(diagnosis.message) (YAML syntax)", at: diagnosis.mark)
+        guard diagnosis.mark != mark else { return [typo] }
+        return [typo, document.problem("note: the YAML parser stopped here: \(message)", at: mark)]
     }
 }
 

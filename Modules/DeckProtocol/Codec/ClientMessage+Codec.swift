@@ -108,8 +108,8 @@ extension ClientMessage {
         case .pair: return .pair(name: try fields.name("name"))
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
-        case .devices: return .devices
         case .restart: return .restartPlugin(id: try fields.name("plugin"))
+        case .devices: return .devices
         }
     }
 

@@ -129,7 +129,8 @@ extension HostMessage {
                     revision: try fields.int("revision"),
                     locked: try fields.bool("locked"),
                     layout: try fields.layout("layout"),
-                    holdSlots: try fields.holdSlots(), token: try fields.stringIfPresent("token")))
+                    holdSlots: try fields.holdSlots(),
+                    token: try fields.stringIfPresent("token")))
             case "layout":
                 return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
                                layout: try fields.layout("layout"), holdSlots: try fields.holdSlots())

@@ -57,10 +57,10 @@ public enum ClientRequest: Hashable, Sendable {
     case unpair(name: String)
     /// From now on, this control client also gets broadcasts and events.
     case subscribe
-    /// Answered with `devices`: the paired devices (WEB.md §3).
-    case devices
     /// Restarts the plugin with this id now (`deckctl restart PLUGIN`).
     case restartPlugin(id: String)
+    /// Answered with `devices`: the paired devices (WEB.md §3).
+    case devices
 
     /// The wire `type` of this request.
     public var kind: RequestKind {
@@ -83,8 +83,8 @@ public enum ClientRequest: Hashable, Sendable {
         case .pair: .pair
         case .unpair: .unpair
         case .subscribe: .subscribe
-        case .devices: .devices
         case .restartPlugin: .restart
+        case .devices: .devices
         }
     }
 }

@@ -1,0 +1,130 @@
+// The WebSocket to deckd: hello with the kept token or the pairing code,
+// replies matched to requests, reconnection 0.5 s doubling to 10 s (and at
+// once when the page is visible again or the network comes back).
+
+import { retryDelay } from './backoff.mjs';
+
+/** The protocol level this app speaks (PROTOCOL.md). */
+export const PROTOCOL_LEVEL = 7;
+/** Where the device token is kept between visits. */
+export const TOKEN_KEY = 'deck.token';
+
+/**
+ * Reads `#pair=CODE` from an address's fragment.
+ * @param {string} hash location.hash
+ * @returns {string | null}
+ */
+export function pairingCode(hash) {
+  const match = /^#?(?:.*&)?pair=([^&]+)/.exec(hash ?? '');
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+export class Connection {
+  /**
+   * @param {object} options
+   * @param {string} options.url the WebSocket's address
+   * @param {{name: string, kind: string}} options.device
+   * @param {Storage} options.storage where the token is kept
+   * @param {string | null} options.code a pairing code from the address, sent once
+   * @param {(message: object) => void} options.onMessage every host message that is not a reply
+   * @param {(state: 'connecting' | 'connected' | 'offline' | 'unpaired', welcome?: object) => void} options.onState
+   */
+  constructor({ url, device, storage, code, onMessage, onState }) {
+    Object.assign(this, { url, device, storage, code, onMessage, onState });
+    /** @type {WebSocket | null} */ this.socket = null;
+    this.state = 'connecting';
+    this.attempt = 0;
+    this.nextId = 1;
+    /** @type {Map<number, (reply: object) => void>} */ this.pending = new Map();
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  /** Opens the socket (again). */
+  open() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (this.stopped || this.socket) return;
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      const hello = { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device: this.device };
+      const token = this.storage.getItem(TOKEN_KEY);
+      if (this.code) hello.pairingCode = this.code;
+      else if (token) hello.token = token;
+      socket.send(JSON.stringify(hello));
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onclose = () => this.dropped(socket);
+    socket.onerror = () => {}; // onclose follows and says it
+  }
+
+  /** @param {string} text */
+  receive(text) {
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    if (!message || typeof message !== 'object') return;
+    if (message.type === 'welcome') {
+      if (typeof message.token === 'string') this.storage.setItem(TOKEN_KEY, message.token);
+      this.code = null; // used once, whatever happened
+      this.attempt = 0;
+      this.state = 'connected';
+      this.onState('connected', message);
+      return;
+    }
+    if (this.state !== 'connected' && message.type === 'error' && message.code === 'unauthorized') {
+      if (this.code && this.storage.getItem(TOKEN_KEY)) {
+        // A used or expired code, but this browser was paired before: its token still may work.
+        this.code = null;
+        return;
+      }
+      // Retrying would only count failed attempts against this address.
+      this.code = null;
+      this.stopped = true;
+      this.state = 'unpaired';
+      this.onState('unpaired');
+      return;
+    }
+    const waiting = message.id !== undefined ? this.pending.get(message.id) : undefined;
+    if (waiting && (message.type === 'ok' || message.type === 'error' || message.type === 'pong')) {
+      this.pending.delete(message.id);
+      waiting(message);
+      return;
+    }
+    this.onMessage(message);
+  }
+
+  dropped(socket) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    for (const waiting of this.pending.values()) waiting({ type: 'error', code: 'offline', message: 'the connection dropped' });
+    this.pending.clear();
+    if (this.stopped) return;
+    this.state = 'offline';
+    this.onState('offline');
+    this.timer = setTimeout(() => this.open(), retryDelay(this.attempt++) * 1000);
+  }
+
+  /** Tries at once (the page became visible, the network came back). */
+  retryNow() {
+    if (!this.socket && !this.stopped) this.open();
+  }
+
+  /**
+   * Sends a request; resolves with its reply (`ok`/`error`), or at once with
+   * an `offline` error when not connected — never sent late.
+   * @param {object} request
+   * @returns {Promise<object>}
+   */
+  request(request) {
+    if (this.state !== 'connected' || !this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      return Promise.resolve({ type: 'error', code: 'offline', message: 'offline' });
+    }
+    const id = this.nextId++;
+    this.socket.send(JSON.stringify({ ...request, id }));
+    return new Promise((resolve) => this.pending.set(id, resolve));
+  }
+
+  /** Whether requests can be sent now. */
+  get online() { return this.state === 'connected'; }
+}

@@ -1,0 +1,362 @@
+// Feeds the grid's touches, the clock and the app's events to the engine's
+// arrange session, performs what comes out (presses, settings, moves on the
+// layout copy) and has the renderer draw the session's scene. All gesture
+// decisions are the engine's; this file only wires them.
+
+import { actionOf, appEvent, makeGrid, makeSession, PAGE_GAP, tickEvent, touchEvent } from './engine-api.mjs';
+import { slotKey } from './layout-store.mjs';
+
+/** A click this soon after a touch ended is that touch's own click, already handled (ms). */
+const TOUCH_CLICK_WINDOW = 800;
+/** Tiles are at most this much taller (or wider) than wide (or tall): square-ish buttons, as on the iOS deck. */
+const MAX_CELL_ASPECT = 1.2;
+/** Room under the grid for the page dots (px). */
+const DOTS_ROOM = 42;
+/** The vibration when a hold is reached, where the browser can (ms). */
+const HOLD_VIBRATION = 12;
+
+const same = (a, b) => a && b && a.page === b.page && a.index === b.index;
+
+export class Controller {
+  /**
+   * @param {object} parts
+   * @param {HTMLElement} parts.root
+   * @param {HTMLElement} parts.grid `[data-deck-grid]`
+   * @param {HTMLElement} parts.stage the grid's container, whose size the grid fits
+   * @param {import('./layout-store.mjs').LayoutStore} parts.store
+   * @param {import('./renderer.mjs').Renderer} parts.renderer
+   * @param {{request: (r: object) => Promise<object>, online: boolean}} parts.connection
+   * @param {import('./settings.mjs').SettingsSheet} parts.sheet
+   * @param {(text: string) => void} parts.announce the live region
+   * @param {(reply: object) => string} parts.refusal words for an error reply
+   * @param {MediaQueryList} parts.reduceMotion
+   */
+  constructor(parts) {
+    Object.assign(this, parts);
+    this.session = null;
+    this.gridModel = null;
+    this.page = 0;
+    this.pointerId = null;
+    this.touch = null; // {start, holdSlot, outputs: Set, startedAt}
+    this.lastTouchEnd = -Infinity;
+    this.timer = null;
+    this.frame = 0;
+    this.liftedCenter = null;
+    this.hintSize = null;
+    this.listen();
+  }
+
+  get now() { return performance.now() / 1000; }
+
+  listen() {
+    const grid = this.grid;
+    grid.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    grid.addEventListener('pointermove', (e) => this.pointerMove(e));
+    grid.addEventListener('pointerup', (e) => this.pointerEnd(e, 'up'));
+    grid.addEventListener('pointercancel', (e) => this.pointerEnd(e, 'cancel'));
+    // A release that never reaches the grid: the engine's 0.05 s guard ends the touch unless the real one comes.
+    grid.addEventListener('lostpointercapture', (e) => this.released(e));
+    document.addEventListener('pointerup', (e) => this.released(e), true);
+    grid.addEventListener('click', (e) => this.click(e));
+    grid.addEventListener('keydown', (e) => this.key(e));
+    new ResizeObserver(() => this.fit()).observe(this.stage);
+    this.reduceMotion.addEventListener('change', () => this.draw());
+  }
+
+  // --- the session's life -------------------------------------------------
+
+  /** Fits the grid to the stage and (re)builds the session for its size. */
+  fit() {
+    const layout = this.store.layout;
+    if (!layout) return;
+    const box = this.stage.getBoundingClientRect();
+    let width = Math.floor(box.width);
+    let height = Math.floor(box.height) - DOTS_ROOM;
+    if (width < 40 || height < 40) return;
+    const columns = height > width ? 3 : 4;
+    const rows = Math.ceil(layout.slotsPerPage / columns);
+    const cell = (width - 14 * (columns - 1)) / columns;
+    height = Math.min(height, Math.floor(rows * cell * MAX_CELL_ASPECT + 14 * (rows - 1)));
+    const cellHeight = (height - 14 * (rows - 1)) / rows;
+    width = Math.min(width, Math.floor(columns * cellHeight * MAX_CELL_ASPECT + 14 * (columns - 1)));
+    const size = this.gridModel?.size;
+    if (size && size.width === width && size.height === height && this.gridModel.slotsPerPage === layout.slotsPerPage) return;
+    this.grid.style.width = `${width}px`;
+    this.grid.style.height = `${height}px`;
+    this.gridModel = makeGrid({ width, height }, layout.slotsPerPage);
+    this.rebuild();
+  }
+
+  /** A new session for the grid and the copy (a rotation, a new layout shape, showPage). */
+  rebuild() {
+    const layout = this.store.layout;
+    if (!layout || !this.gridModel) return;
+    if (this.touch) this.feed(touchEvent('cancel', { x: 0, y: 0 }, this.now));
+    const arranging = this.session ? this.session.scene.arranging : false;
+    this.hintSize ??= this.renderer.measureHint();
+    this.session = makeSession({ grid: this.gridModel, layout, page: this.page, arranging,
+      protocolLevel: this.store.protocol, hintSize: this.hintSize });
+    const g = this.gridModel;
+    this.renderer.layOut({ width: g.size.width, height: g.size.height, columns: g.columns, slotsPerPage: g.slotsPerPage,
+      gap: PAGE_GAP, frame: (i) => g.frameOfSlot(i) }, layout.pages.length);
+    this.renderer.fill(this.store);
+    this.draw();
+  }
+
+  /** The host's layout (or the copy) changed. */
+  layoutChanged() {
+    const layout = this.store.layout;
+    if (!this.session || !this.gridModel || this.gridModel.slotsPerPage !== layout.slotsPerPage) {
+      this.fit();
+      if (!this.session) return;
+    }
+    this.session.show(layout);
+    if (this.renderer.pages.length !== layout.pages.length) {
+      const g = this.gridModel;
+      this.renderer.layOut({ width: g.size.width, height: g.size.height, columns: g.columns,
+        slotsPerPage: g.slotsPerPage, gap: PAGE_GAP, frame: (i) => g.frameOfSlot(i) }, layout.pages.length);
+    }
+    this.renderer.fill(this.store);
+    this.draw();
+  }
+
+  /** `showPage` from the host: turn to it (after the touch that pressed, which has ended). */
+  showPage(page) {
+    if (!this.session || !Number.isInteger(page)) return;
+    this.page = Math.max(0, Math.min(page, this.store.pageCount - 1));
+    if (typeof this.session.showPage === 'function') this.session.showPage(this.page);
+    else this.rebuild();
+    this.draw();
+  }
+
+  /** Something the app learned: `done`, `hostLocked`, `disconnected`, `background`. */
+  app(name) {
+    if (name !== 'done') this.releaseHold();
+    if (this.session) this.feed(appEvent(name, this.now));
+  }
+
+  // --- touches -----------------------------------------------------------
+
+  point(event) {
+    const box = this.grid.getBoundingClientRect();
+    return { x: event.clientX - box.left, y: event.clientY - box.top };
+  }
+
+  pointerDown(event) {
+    if (!this.session || this.sheet.isOpen) return;
+    event.preventDefault();
+    if (this.pointerId !== null && this.releaseArmed) {
+      // The last touch's release never came; the engine's guard has ended (or ends) it.
+      this.releaseHold();
+      this.pointerId = null;
+      this.touch = null;
+    }
+    if (this.pointerId !== null) {
+      // A second finger: every live gesture fails (GESTURES.md §1).
+      this.feed(touchEvent('cancel', this.point(event), event.timeStamp / 1000));
+      return;
+    }
+    this.pointerId = event.pointerId;
+    this.releaseArmed = false;
+    this.grid.setPointerCapture?.(event.pointerId);
+    const start = this.point(event);
+    const index = this.gridModel.slotAt(start);
+    const slot = index === null ? null : { page: this.session.scene.page, index };
+    const scene = this.session.scene;
+    const button = slot ? this.store.button(slot.page, slot.index) : null;
+    const holdSlot = button && !scene.arranging && this.store.isHoldSlot(slot.page, slot.index) ? slot : null;
+    this.touch = { slot, holdSlot, holdDown: false, outputs: new Set() };
+    if (holdSlot) this.touch.holdDown = this.press(holdSlot, 'down');
+    this.feed(touchEvent('down', start, event.timeStamp / 1000));
+  }
+
+  pointerMove(event) {
+    if (event.pointerId !== this.pointerId || !this.touch) return;
+    const samples = event.getCoalescedEvents?.() ?? [];
+    for (const sample of samples.length ? samples : [event]) {
+      this.feed(touchEvent('move', this.point(sample), sample.timeStamp / 1000), false);
+    }
+    this.draw();
+  }
+
+  pointerEnd(event, phase) {
+    if (event.pointerId !== this.pointerId) return;
+    this.pointerId = null;
+    this.releaseArmed = false;
+    const time = event.timeStamp / 1000;
+    this.feed(touchEvent(phase, this.point(event), time));
+    // Seed 004: a held plugin button whose touch ends or is taken away sends its `up` at once.
+    this.releaseHold();
+    this.lastTouchEnd = performance.now();
+    this.lastTouch = this.touch;
+    this.touch = null;
+  }
+
+  released(event) {
+    if (event.pointerId !== this.pointerId) return;
+    this.releaseArmed = true;
+    this.feed(appEvent('released', event.timeStamp / 1000), false);
+  }
+
+  releaseHold() {
+    const touch = this.touch;
+    if (touch?.holdDown) {
+      touch.holdDown = false;
+      this.press(touch.holdSlot, 'up');
+    }
+  }
+
+  /** Clicks the touch did not make: a screen reader's double-tap, the keyboard, "Add button". */
+  click(event) {
+    const tile = event.target.closest?.('[data-slot]');
+    if (!tile || !this.session) return;
+    const [page, index] = tile.dataset.slot.split('/').map(Number);
+    const slot = { page, index };
+    const fromTouch = performance.now() - this.lastTouchEnd < TOUCH_CLICK_WINDOW && event.detail !== 0;
+    const button = this.store.button(page, index);
+    const arranging = this.session.scene.arranging;
+    if (fromTouch) {
+      // The session took the touch; only a plain tap on an empty slot in arrange mode is left to the app.
+      const t = this.lastTouch;
+      if (!button && arranging && t && same(t.slot, slot) && t.outputs.size === 0) this.openSettings(slot);
+      return;
+    }
+    if (!button) { if (arranging) this.openSettings(slot); return; }
+    if (arranging) this.openSettings(slot);
+    else if (this.store.isHoldSlot(page, index)) { if (this.press(slot, 'down')) this.press(slot, 'up'); }
+    else this.press(slot, 'tap');
+  }
+
+  /** The keyboard's way to the settings (no hold): the context-menu key or Shift+F10. */
+  key(event) {
+    const tile = event.target.closest?.('[data-slot]');
+    if (!tile || !(event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10'))) return;
+    event.preventDefault();
+    const [page, index] = tile.dataset.slot.split('/').map(Number);
+    this.openSettings({ page, index });
+  }
+
+  // --- the session's outputs ----------------------------------------------
+
+  /** Hands one event to the session and performs its outputs. */
+  feed(event, redraw = true) {
+    if (!this.session) return;
+    const outputs = this.session.handle(event);
+    for (const output of outputs) this.perform(actionOf(output));
+    this.schedule();
+    if (redraw) this.draw();
+  }
+
+  perform(action) {
+    this.touch?.outputs.add(action.kind);
+    switch (action.kind) {
+      case 'hold':
+        if (this.touch?.holdSlot) break;
+        navigator.vibrate?.(HOLD_VIBRATION);
+        this.announce(this.renderer.t(action.hint?.canMove ? 'hintMove' : 'hintSettings'), { visible: false });
+        break;
+      case 'lift':
+        // While the host is locked a hold lifts nothing: interrupt at once, before anything is drawn.
+        if (this.store.locked || !this.connection.online) { this.feed(appEvent('hostLocked', this.now), false); break; }
+        this.releaseHold();
+        break;
+      case 'move': this.drop(action.from, action.to, this.liftedCenter); break;
+      case 'back':
+        this.draw();
+        this.renderer.glide(slotKey(action.slot.page, action.slot.index), this.liftedCenter);
+        break;
+      case 'settings': if (!this.touch?.holdSlot) this.openSettings(action.slot); break;
+      case 'run': if (!this.touch?.holdSlot) this.press(action.slot, 'tap'); break;
+      case 'page':
+        this.page = action.page;
+        this.announce(this.renderer.t('pageOf', { page: action.page + 1, pages: this.store.pageCount }), { visible: false });
+        break;
+      case 'arrange': this.renderer.root.dataset.arranging = String(action.on); this.renderer.fill(this.store); break;
+      default: break;
+    }
+  }
+
+  /**
+   * Applies a move to the copy at once (DeckLayout.move's rules, stale check
+   * included), sends it, and draws the button gliding from where it was seen.
+   * @returns {Promise<object>} the host's reply
+   */
+  drop(from, to, seenAt) {
+    if (!this.connection.online || this.store.locked) {
+      this.announce(this.renderer.t(this.store.locked ? 'refusedLocked' : 'refusedOffline'));
+      return Promise.resolve({ type: 'error', code: this.store.locked ? 'locked' : 'offline', message: '' });
+    }
+    const fromKey = slotKey(from.page, from.index);
+    const toKey = slotKey(to.page, to.index);
+    const displacedAt = this.renderer.boxOf(toKey);
+    let request;
+    try {
+      request = this.store.copy.drop(from, to);
+    } catch (error) {
+      this.announce(this.refusal({ type: 'error', code: 'stale', message: String(error.message ?? error) }));
+      return Promise.resolve({ type: 'error', code: 'stale', message: String(error) });
+    }
+    if (!request) return Promise.resolve({ type: 'ok' });
+    this.session.show(this.store.layout);
+    this.renderer.fill(this.store);
+    this.draw();
+    this.renderer.glide(toKey, seenAt ?? this.renderer.boxOf(fromKey));
+    if (this.store.button(from.page, from.index)) this.renderer.glide(fromKey, displacedAt);
+    const reply = this.connection.request({ type: 'moveButton', ...request });
+    reply.then((answer) => { if (answer.type === 'error') this.announce(this.refusal(answer)); });
+    return reply;
+  }
+
+  /**
+   * Sends a press; refused on the spot while offline or locked (never sent late).
+   * @returns {boolean} whether it was sent
+   */
+  press(slot, phase) {
+    if (!this.connection.online || this.store.locked) {
+      this.announce(this.renderer.t(this.store.locked ? 'refusedLocked' : 'refusedOffline'));
+      return false;
+    }
+    const button = this.store.button(slot.page, slot.index);
+    if (!button) return false;
+    const request = { type: 'press', page: slot.page, index: slot.index, button };
+    if (phase !== 'tap') request.phase = phase;
+    this.connection.request(request).then((reply) => {
+      if (reply.type === 'error') this.announce(this.renderer.t('pressFailed', { message: this.refusal(reply) }));
+    });
+    return true;
+  }
+
+  openSettings(slot) {
+    const layout = this.store.layout;
+    const button = this.store.button(slot.page, slot.index);
+    const targets = [];
+    layout.pages.forEach((page, p) => page.buttons.forEach((b, i) => {
+      if (p !== slot.page || i !== slot.index) targets.push({ page: p, index: i, button: b });
+    }));
+    this.sheet.open(slot, button, targets);
+  }
+
+  // --- time and drawing -------------------------------------------------
+
+  /** Wakes the session at its next deadline (a hold, an edge dwell flip). */
+  schedule() {
+    clearTimeout(this.timer);
+    const deadline = this.session?.deadline;
+    if (deadline === null || deadline === undefined) return;
+    const wait = Math.max(0, (deadline - this.now) * 1000);
+    this.timer = setTimeout(() => this.feed(tickEvent(Math.max(deadline, this.now))), wait);
+  }
+
+  draw() {
+    if (!this.session) return;
+    const scene = this.session.scene;
+    this.page = scene.page;
+    if (scene.lifted) this.liftedCenter = { ...scene.lifted.center };
+    // A hold button held down is talking, not offering its settings: no hint.
+    this.renderer.draw(scene, this.now, this.reduceMotion.matches, { hint: !this.touch?.holdSlot });
+    // The wiggle is computed from the time, so it stops dead when arrange mode ends.
+    if (scene.arranging && !this.reduceMotion.matches && !this.frame) {
+      this.frame = requestAnimationFrame(() => { this.frame = 0; this.draw(); });
+    }
+  }
+}

@@ -1,0 +1,136 @@
+// Wires the deck: the connection feeds the layout store, the controller feeds
+// the engine and performs its outputs, the renderer draws.
+
+import { Connection, pairingCode } from './connection.mjs';
+import { Controller } from './controller.mjs';
+import { makeCopy, readLayout } from './engine-api.mjs';
+import { pickLanguage, translator } from './i18n.mjs';
+import { LayoutStore } from './layout-store.mjs';
+import { refusalWords } from './refusals.mjs';
+import { Renderer } from './renderer.mjs';
+import { SettingsSheet } from './settings.mjs';
+import { WakeLock } from './wake-lock.mjs';
+
+const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
+const t = translator(language);
+document.documentElement.lang = language;
+
+const root = document.querySelector('[data-connection]');
+const grid = root.querySelector('[data-deck-grid]');
+const status = root.querySelector('.status');
+const announcer = root.querySelector('[data-role="announce"]');
+const lockBanner = root.querySelector('.locked');
+const done = root.querySelector('[data-role="done"]');
+done.textContent = t('done');
+lockBanner.textContent = t('locked');
+
+/**
+ * Says a hint or a refusal to a screen reader; refusals also show for a
+ * while (the hint already shows as its bubble).
+ */
+function announce(text, { visible = true } = {}) {
+  announcer.textContent = text;
+  announcer.classList.toggle('shown', visible && Boolean(text));
+  clearTimeout(announce.timer);
+  announce.timer = setTimeout(() => announcer.classList.remove('shown'), 4000);
+}
+
+const refusal = (reply) => refusalWords(reply, t);
+const store = new LayoutStore(makeCopy, readLayout);
+const renderer = new Renderer({ root, grid, t });
+const wakeLock = new WakeLock();
+
+// The pairing code is read once and leaves the address bar (and history) at once.
+const code = pairingCode(location.hash);
+if (code) history.replaceState(null, '', location.pathname + location.search);
+
+const shortSide = Math.min(screen.width, screen.height);
+const device = {
+  name: localStorage.getItem('deck.deviceName') || (shortSide < 600 ? 'Web phone' : 'Web tablet'),
+  kind: shortSide < 600 ? 'phone' : 'tablet',
+};
+
+let controller = null;
+
+function setStatus(state) {
+  // WEB.md §7 knows connecting, connected and offline: a browser the host refused is offline (and says why).
+  root.dataset.connection = state === 'unpaired' ? 'offline' : state;
+  root.classList.toggle('unpaired', state === 'unpaired');
+  status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
+}
+
+const connection = new Connection({
+  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+  device,
+  storage: localStorage,
+  code,
+  onState(state, welcome) {
+    if (state === 'connected') {
+      store.receiveHost(welcome);
+      setLocked(store.locked);
+      root.dataset.revision = String(store.revision);
+      controller.layoutChanged();
+      wakeLock.want(true);
+    } else {
+      controller.app('disconnected');
+      wakeLock.want(false);
+    }
+    setStatus(state === 'connected' ? 'connected' : state);
+  },
+  onMessage(message) {
+    switch (message.type) {
+      case 'layout':
+        store.receiveHost(message);
+        root.dataset.revision = String(store.revision);
+        if (connection.online) status.textContent = store.profile;
+        controller.layoutChanged();
+        break;
+      case 'lock':
+        setLocked(message.locked === true);
+        if (message.locked === true) controller.app('hostLocked');
+        break;
+      case 'showPage': controller.showPage(message.page); break;
+      case 'buttonState':
+        store.setTitle(message.page, message.index, message.title);
+        renderer.fill(store);
+        break;
+      default: break;
+    }
+  },
+});
+
+function setLocked(locked) {
+  store.locked = locked;
+  root.dataset.locked = String(locked);
+  lockBanner.hidden = !locked;
+}
+
+const sheet = new SettingsSheet(root.querySelector('[data-role="settings"]'), t, {
+  save: (slot, button) => connection.request({ type: 'setButton', page: slot.page, index: slot.index, button }),
+  remove: (slot, expecting) => connection.request({ type: 'clearButton', page: slot.page, index: slot.index, expecting }),
+  move: (slot, to) => controller.drop(slot, to, null),
+  refusal,
+});
+
+controller = new Controller({
+  root, grid, stage: root.querySelector('.stage'), store, renderer, connection, sheet, announce, refusal,
+  reduceMotion: matchMedia('(prefers-reduced-motion: reduce)'),
+});
+
+done.addEventListener('click', () => controller.app('done'));
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') {
+    controller.app('background');
+  } else {
+    connection.retryNow();
+    if (connection.online) wakeLock.want(true);
+  }
+});
+addEventListener('online', () => connection.retryNow());
+// No browser defaults on the deck: context menu, selection, callout, zoom.
+for (const type of ['contextmenu', 'selectstart', 'dragstart', 'gesturestart', 'dblclick']) {
+  root.addEventListener(type, (event) => { if (!event.target.closest('dialog')) event.preventDefault(); });
+}
+
+setStatus('connecting');
+connection.open();

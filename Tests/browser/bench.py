@@ -1,0 +1,171 @@
+"""`make bench`'s web deck figures, in headless Chromium on loopback against a
+release deckd (issue 15), each as a ratio to this machine's floor measured in
+the same run where it has one:
+
+- touch → lifted tile drawn: animation frames from the touch move that lifts
+  the tile to the first frame that shows it lifted (target ≤ 1);
+- tap → the action's process started, over its floor (CDP's touch delivery +
+  a WebSocket round trip from the page + spawning /bin/sh once) (target ≤ 1.5×);
+- page load → first layout drawn (target ≤ 150 ms);
+- the app's weight: every file the page loads, as sent (gzip) (target ≤ 60 KB).
+
+Prints a table and writes bench/web-results.json. Reports only: it never fails on a slow machine."""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from cdp import Browser  # noqa: E402
+from conftest import Host  # noqa: E402
+from deck import Deck  # noqa: E402
+
+ROUNDS = int(os.environ.get("DECK_BENCH_ROUNDS", "20"))
+LAYOUT = textwrap.dedent("""\
+    name: default
+    pages:
+      - buttons:
+          0: {{name: Started, action: {{run: ": > {out}/started"}}}}
+          1: {{name: Lift me, icon: "📦", action: {{run: "true"}}}}
+    """)
+
+
+def wait_file(path, timeout=10):
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if os.path.exists(path):
+            return time.perf_counter()
+        time.sleep(0.0002)
+    raise RuntimeError(f"{path} did not appear")
+
+
+def tap_to_started(host, page, deck):
+    cell = deck.tile("0/0")
+    marker = host.out / "started"
+    times = []
+    for _ in range(ROUNDS):
+        if marker.exists():
+            marker.unlink()
+        start = time.perf_counter()
+        page.touch("touchStart", cell["x"], cell["y"])
+        page.touch("touchEnd")
+        times.append(wait_file(marker) - start)
+        time.sleep(0.05)
+    return times
+
+
+def floor(page, host):
+    """CDP touch delivery (a tap on no button), a WebSocket round trip from the page, /bin/sh spawned once."""
+    g = Deck(page).grid()
+    cdp, ws, spawn = [], [], []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        page.touch("touchStart", g["x"] + 2, g["y"] + g["height"] - 2)
+        page.touch("touchEnd")
+        cdp.append(time.perf_counter() - start)
+        time.sleep(0.05)
+    rtts = page.js(f"""new Promise(resolve => {{
+        const s = new WebSocket(`ws://${{location.host}}/ws`); const out = []; let t = 0;
+        s.onopen = () => s.send(JSON.stringify({{type: 'hello', id: 0, protocol: 7, device: {{name: 'bench', kind: 'phone'}}}}));
+        s.onmessage = (m) => {{ const msg = JSON.parse(m.data);
+          if (msg.type === 'pong') out.push(performance.now() - t);
+          if (msg.type === 'welcome' || msg.type === 'pong') {{
+            if (out.length >= {ROUNDS}) {{ s.close(); resolve(out); return; }}
+            t = performance.now(); s.send(JSON.stringify({{type: 'ping', id: out.length + 1}})); }} }};
+      }})""")
+    ws = [r / 1000 for r in rtts]
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        subprocess.run(["/bin/sh", "-c", ":"], check=True)
+        spawn.append(time.perf_counter() - start)
+    return cdp, ws, spawn
+
+
+def lift_frames(page, deck):
+    """Frames from the move that lifts the tile to the first frame showing it lifted."""
+    frames = []
+    for _ in range(max(5, ROUNDS // 4)):
+        t = deck.tile("0/1")
+        deck.down(t["x"], t["y"])
+        page.wait("document.querySelector('[data-slot=\"0/1\"]').dataset.state === 'held'")
+        page.touch("touchMove", t["x"] + 2, t["y"])  # the drag part starts here (the first touch after the hold)
+        page.js("""window.__lift = new Promise(resolve => { let frames = 0, moved = false;
+            addEventListener('pointermove', () => { moved = true; }, {once: true, capture: true});
+            (function f() { if (moved) frames++;
+              if (document.querySelector('[data-slot="0/1"]').dataset.state === 'lifted') resolve(frames);
+              else requestAnimationFrame(f); })(); })""", await_promise=False)
+        page.touch("touchMove", t["x"] + 30, t["y"])
+        frames.append(page.js("window.__lift"))
+        deck.up()
+        page.wait("document.querySelector('[data-slot=\"0/1\"]').dataset.state === 'idle'")
+        page.js("document.querySelector('[data-role=\"done\"]').click()")
+    return frames
+
+
+def first_draw(page, host):
+    """Page loads with the cache off (each one fetches every file, as a first visit does)."""
+    page.call("Network.enable")
+    page.call("Network.setCacheDisabled", {"cacheDisabled": True})
+    times = []
+    for _ in range(max(5, ROUNDS // 4)):
+        page.goto(host.url)
+        page.wait("performance.getEntriesByName('deck:first-layout').length > 0", what="the first layout")
+        times.append(page.js("performance.getEntriesByName('deck:first-layout')[0].startTime") / 1000)
+    weight = page.js("""(() => { const n = performance.getEntriesByType('navigation')[0];
+        return [n, ...performance.getEntriesByType('resource')].filter(e => !e.name.includes('/ws'))
+          .map(e => [e.name, e.encodedBodySize]); })()""")
+    return times, weight
+
+
+def main():
+    bindir = Path(os.environ.get("DECK_BIN", ".build/release"))
+    browser = Browser()
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="deck-web-bench-") as root:
+        host = Host(bindir, root, layout=LAYOUT)
+        try:
+            if not host.web:
+                raise SystemExit("unsupported: this deckd has no --web; the web figures need its own listener")
+            page = browser.new_page()
+            page.goto(host.url)
+            page.wait("document.querySelector('[data-connection]')?.dataset.connection === 'connected'")
+            deck = Deck(page)
+            frames = lift_frames(page, deck)
+            taps = tap_to_started(host, page, deck)
+            cdp, ws, spawn = floor(page, host)
+            draws, weight = first_draw(page, host)
+        finally:
+            host.stop()
+            browser.close()
+    med = statistics.median
+    floor_s = med(cdp) + med(ws) + med(spawn)
+    total = sum(size for _, size in weight)
+    results = {
+        "liftFrames": {"max": max(frames), "median": med(frames), "target": 1},
+        "tapToStarted": {"median_ms": med(taps) * 1000, "floor_ms": floor_s * 1000, "ratio": med(taps) / floor_s,
+                         "floor_parts_ms": {"cdpTouch": med(cdp) * 1000, "webSocketRoundTrip": med(ws) * 1000,
+                                            "spawnSh": med(spawn) * 1000}, "target": 1.5},
+        "firstLayout": {"median_ms": med(draws) * 1000, "max_ms": max(draws) * 1000, "target_ms": 150},
+        "weight": {"bytes": total, "files": len(weight), "target_bytes": 60 * 1024},
+    }
+    print("web deck (headless Chromium, loopback, release deckd)")
+    print(f"  touch → lifted tile drawn   {results['liftFrames']['max']} frame(s) at most (median {results['liftFrames']['median']})   target ≤ 1")
+    t = results["tapToStarted"]
+    print(f"  tap → action started        {t['median_ms']:.1f} ms = {t['ratio']:.2f}× floor {t['floor_ms']:.1f} ms "
+          f"(CDP {t['floor_parts_ms']['cdpTouch']:.1f} + WS {t['floor_parts_ms']['webSocketRoundTrip']:.1f} + spawn {t['floor_parts_ms']['spawnSh']:.1f})   target ≤ 1.5×")
+    f = results["firstLayout"]
+    print(f"  page load → first layout    {f['median_ms']:.0f} ms median, {f['max_ms']:.0f} ms max   target ≤ 150 ms")
+    print(f"  weight (as sent, gzip)      {total / 1024:.1f} KB in {len(weight)} files   target ≤ 60 KB")
+    os.makedirs("bench", exist_ok=True)
+    with open("bench/web-results.json", "w") as out:
+        json.dump(results, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""The web deck in a real Chromium against a real deckd (issue 15's list)."""
+
+import json
+import time
+
+from conftest import Device, open_deck
+from deck import Deck
+
+
+def host_names(layout, page):
+    return [b["name"] if b else None for b in layout["layout"]["pages"][page]["buttons"]]
+
+
+def test_tap_runs_a_run_action(phone, host):
+    deck = Deck(phone)
+    deck.tap("0/1")
+    assert host.ran("bravo"), "the tap did not run Bravo's command on the host"
+    assert not (host.out / "alpha").exists()
+
+
+def test_hold_then_release_opens_settings_and_an_edit_reaches_the_host_and_another_browser(browser, phone, host):
+    other = open_deck(browser, host)
+    try:
+        deck = Deck(phone)
+        deck.hold("0/0")
+        assert deck.hint() == "Release for settings · drag to move"
+        deck.up()
+        sheet = phone.wait("(() => { const d = document.querySelector('[data-role=\"settings\"]'); return d.open && d.dataset.slot; })()",
+                           what="the settings sheet")
+        assert sheet == "0/0"
+        assert deck.hint() is None
+        assert not (host.out / "alpha").exists(), "a hold must not run the button"
+        phone.js("""(() => { const f = document.querySelector('[data-role="settings"] [name="name"]');
+                     f.value = 'Alpha 한글'; f.dispatchEvent(new Event('input')); })()""")
+        phone.js("document.querySelector('[data-role=\"save\"]').click()")
+        phone.wait("!document.querySelector('[data-role=\"settings\"]').open", what="the sheet to close on ok")
+        assert host_names(host.layout(), 0)[0] == "Alpha 한글"
+        Deck(other).page.wait("document.querySelector('[data-slot=\"0/0\"]').dataset.name === 'Alpha 한글'",
+                              what="the second browser to show the new name")
+    finally:
+        other.close()
+
+
+def test_hold_drag_release_moves_and_the_tile_never_jumps_back(phone, host):
+    deck = Deck(phone)
+    with Device(host.tcp_port) as device:
+        start = deck.lift("0/0")
+        assert deck.attr("arranging") == "true"
+        target = deck.tile("0/5")
+        deck.move(target["x"], target["y"], steps=6)
+        phone.wait("document.querySelector('[data-slot=\"0/5\"]').dataset.state === 'target'", what="0/5 outlined")
+        # Sample Alpha's box every frame from just before the drop until it settles.
+        phone.js("""window.__boxes = []; (function sample() {
+            const t = document.querySelector('[data-name="Alpha"]');
+            if (t) { const b = t.getBoundingClientRect(); window.__boxes.push([b.left + b.width / 2, b.top + b.height / 2]); }
+            if (window.__boxes.length < 40) requestAnimationFrame(sample); })()""")
+        deck.up()
+        phone.wait("window.__boxes.length >= 40", what="40 frames of samples")
+        boxes = phone.js("window.__boxes")
+        layout = device.next(lambda m: m["type"] == "layout")
+        assert host_names(layout, 0)[5] == "Alpha" and host_names(layout, 0)[0] is None
+    assert host_names(host.layout(), 0)[5] == "Alpha"
+    half = start["width"] / 2
+    for x, y in boxes:
+        assert abs(x - start["x"]) > half or abs(y - start["y"]) > half, f"Alpha jumped back to its old slot: {boxes}"
+    assert abs(boxes[-1][0] - target["x"]) < 2 and abs(boxes[-1][1] - target["y"]) < 2, "Alpha did not settle on 0/5"
+    assert deck.tile("0/5")["name"] == "Alpha" and deck.tile("0/0")["name"] == ""
+
+
+def test_edge_dwell_turns_the_page_then_drops_there_and_a_gap_sends_it_back(phone, host):
+    deck = Deck(phone)
+    grid = deck.grid()
+    # Where slots 4, 0 and 3 are on whatever page shows (measured while page 0 rests).
+    cell4, golf, hotel_row = deck.tile("0/4"), deck.tile("0/0"), deck.tile("0/3")
+    deck.lift("0/0")
+    deck.move(grid["x"] + grid["width"] - 8, grid["y"] + grid["height"] / 2, steps=6)
+    arrived = phone.js("performance.now()")
+    phone.js("""window.__flip = new Promise(resolve => new MutationObserver((_, o) => {
+        if (document.querySelector('[data-connection]').dataset.page === '1') { o.disconnect(); resolve(performance.now()); }
+      }).observe(document.querySelector('[data-connection]'), {attributes: true}))""", await_promise=False)
+    flipped = phone.js("window.__flip")
+    assert flipped - arrived >= 450, f"the page turned {flipped - arrived:.0f} ms after reaching the edge (0.5 s dwell)"
+    deck.move(cell4["x"], cell4["y"], steps=4)  # off the edge before the next flip (0.7 s)
+    phone.wait("document.querySelector('[data-slot=\"1/4\"]').dataset.state === 'target'", what="1/4 outlined")
+    deck.up()
+    phone.wait("document.querySelector('[data-slot=\"1/4\"]').dataset.name === 'Alpha'", what="Alpha on 1/4")
+    assert host_names(host.layout(), 1)[4] == "Alpha"
+    # In arrange mode now: a drop over the gap between two cells goes back.
+    revision = host.status()["revision"]
+    deck.wait_attr("page", "1")
+    phone.wait("document.querySelector('[data-slot=\"1/0\"]').getBoundingClientRect().left - "
+               f"{golf['x'] - golf['width'] / 2} < 0.5", what="the strip to settle on page 1")
+    deck.hold("1/0")  # 0.01 s in arrange mode
+    deck.move(golf["x"] + 20, golf["y"], steps=2)
+    gap_y = (golf["y"] + golf["height"] / 2 + hotel_row["y"] - hotel_row["height"] / 2) / 2
+    deck.move(golf["x"], gap_y, steps=3)
+    phone.wait("![...document.querySelectorAll('[data-slot]')].some(t => t.dataset.state === 'target')", what="no target over a gap")
+    deck.up()
+    phone.wait("document.querySelector('[data-slot=\"1/0\"]').dataset.state === 'idle'", what="Golf back")
+    assert deck.tile("1/0")["name"] == "Golf"
+    assert host.status()["revision"] == revision, "a drop on a gap sent something"
+
+
+def test_lock_mid_drag_ends_arrange_mode_and_the_tile_goes_back(phone, host):
+    deck = Deck(phone)
+    revision = host.status()["revision"]
+    start = deck.lift("0/0")
+    deck.move(start["x"] + 120, start["y"] + 40, steps=4)
+    host.ctl("lock")
+    deck.wait_attr("locked", "true")
+    deck.wait_attr("arranging", "false")
+    deck.move(start["x"] + 160, start["y"] + 200, steps=3)  # further moves of this touch lift nothing
+    assert deck.tile("0/0")["state"] != "lifted"
+    deck.up()
+    phone.wait("document.querySelector('[data-slot=\"0/0\"]').dataset.state === 'idle'", what="Alpha back")
+    assert deck.tile("0/0")["name"] == "Alpha"
+    assert host.status()["revision"] == revision, "something moved while locked"
+    # A press while locked is refused on the spot.
+    deck.tap("0/1")
+    phone.wait("document.querySelector('[data-role=\"announce\"]')?.textContent.includes('locked')", what="the refusal said")
+    host.ctl("unlock")
+    deck.wait_attr("locked", "false")
+    assert not (host.out / "bravo").exists()
+
+
+def test_swipes_fling_and_slow_drag_and_rubber_band(phone, host):
+    deck = Deck(phone)
+    grid = deck.grid()
+    y = deck.tile("0/8")["y"]  # an empty slot: the whole grid takes touches
+    # A fling: 90 px in 40 ms, far less than a third of the width, but its predicted end is beyond.
+    x = grid["x"] + grid["width"] * 0.8
+    deck.down(x, y)
+    deck.move(x - 90, y, steps=4, pause=0.01)
+    deck.up()
+    deck.wait_attr("page", "1")
+    # A slow drag: 60 % of the width, then still, then release.
+    deck.down(x, y)
+    deck.move(x - grid["width"] * 0.6, y, steps=12, pause=0.03)
+    time.sleep(0.15)
+    deck.up()
+    deck.wait_attr("page", "2")
+    # The rubber band at the last page: the strip follows a third of the finger.
+    deck.settle("2/0")
+    before = deck.tile("2/0")["x"]
+    deck.down(x, y)
+    deck.move(x - 150, y, steps=10, pause=0.01)
+    pulled = deck.tile("2/0")["x"] - before
+    deck.up()
+    assert -60 < pulled < -40, f"the last page followed {pulled:.1f} px of a 150 px pull (a third is -50)"
+    deck.wait_attr("page", "2")
+    phone.wait(f"Math.abs(document.querySelector('[data-slot=\"2/0\"]').getBoundingClientRect().left + "
+               f"document.querySelector('[data-slot=\"2/0\"]').getBoundingClientRect().width / 2 - {before}) < 1",
+               what="the strip to settle back")
+
+
+def test_reduced_motion_shows_a_border_instead_of_the_wiggle(phone, host):
+    deck = Deck(phone)
+    deck.lift("0/0")
+    rotations = phone.js("""new Promise(resolve => { const seen = new Set(); let n = 0;
+        (function f() { seen.add(getComputedStyle(document.querySelector('[data-slot="0/1"]')).transform);
+          if (++n < 12) requestAnimationFrame(f); else resolve([...seen]); })(); })""")
+    assert len(rotations) > 1 and any(r != "none" for r in rotations), f"no wiggle: {rotations}"
+    plain_border = deck.tile("0/1")["border"]
+    phone.call("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    phone.wait("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    phone.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    for slot in ("0/1", "0/2", "0/3"):
+        tile = deck.tile(slot)
+        assert tile["transform"] == "none", f"{slot} still turns with reduced motion: {tile['transform']}"
+        assert tile["border"] != plain_border, "no bright border in arrange mode with reduced motion"
+    deck.up()
+    phone.call("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_a_press_while_offline_is_refused_and_the_page_reconnects_to_a_restarted_host(phone, host):
+    deck = Deck(phone)
+    host.kill()
+    deck.wait_attr("connection", "offline")
+    deck.tap("0/2")
+    phone.wait("document.querySelector('[data-role=\"announce\"]')?.textContent.includes('offline')", what="the refusal said")
+    host.start()
+    host.ctl("set", "0", "7", "--name", "India", "--run", "true")
+    revision = str(host.status()["revision"])
+    deck.wait_attr("connection", "connected", timeout=30)
+    deck.wait_attr("revision", revision, timeout=30)
+    assert deck.tile("0/7")["name"] == "India"
+    assert not (host.out / "charlie").exists(), "a press made offline was sent late"

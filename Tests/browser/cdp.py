@@ -163,13 +163,19 @@ class Page:
             time.sleep(0.02)
         raise AssertionError(f"timed out after {timeout} s waiting for {what or expression} (last: {last!r})")
 
-    def touch(self, kind, x=None, y=None):
-        """touchStart / touchMove / touchEnd / touchCancel at a page point (CSS pixels)."""
+    def touch(self, kind, x=None, y=None, timestamp=None):
+        """touchStart / touchMove / touchEnd / touchCancel at a page point (CSS pixels).
+        timestamp (seconds since the epoch, time.time()'s clock): the time the event carries
+        into the page's event.timeStamp; without it Chromium stamps the moment it gets the
+        command, which on a loaded machine can be long after the test sent it."""
         if self.browser.front is not self:
             self.call("Page.bringToFront")
             self.browser.front = self
         points = [] if kind in ("touchEnd", "touchCancel") else [{"x": x, "y": y, "id": 1}]
-        self.call("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+        params = {"type": kind, "touchPoints": points}
+        if timestamp is not None:
+            params["timestamp"] = timestamp
+        self.call("Input.dispatchTouchEvent", params)
 
     def screenshot(self, path):
         """One frame as the screen shows it, in CSS pixels. Through a screencast

@@ -5,8 +5,26 @@ import time
 
 ROOT = "document.querySelector('[data-connection]')"
 
+# The pointer events' times as the page sees them (ms since the epoch, coalesced samples
+# each on their own), cleared for each timed touch.
+RECORD_TOUCH_TIMES = """(() => {
+  if (!window.__deckTouchTimes) {
+    const times = window.__deckTouchTimes = [];
+    const take = (e) => {
+      const samples = e.type === 'pointermove' ? e.getCoalescedEvents?.() ?? [] : [];
+      for (const s of samples.length ? samples : [e]) times.push(performance.timeOrigin + s.timeStamp);
+    };
+    for (const type of ['pointerdown', 'pointermove', 'pointerup']) window.addEventListener(type, take, true);
+  }
+  window.__deckTouchTimes.length = 0;
+})()"""
+# Chromium keeps event times to 0.1 ms; a millisecond apart is another time.
+TIME_TOLERANCE_MS = 1.0
+
 
 class Deck:
+    clock = None  # a timed touch's time (time.time()'s clock); None: events take the browser's
+
     def __init__(self, page):
         self.page = page
 
@@ -69,20 +87,62 @@ class Deck:
 
     # --- touches ---------------------------------------------------------
 
-    def down(self, x, y):
-        self.page.touch("touchStart", x, y)
+    def down(self, x, y, timed=False):
+        """Touches (x, y). timed: the touch keeps the times the test gives it, however late a
+        loaded machine delivers its events — the down now, each step of `move` `pause` after
+        the one before, the lift `after` the last — as a real finger's events carry the times
+        it moved (the engine's velocity is read from them). A timed touch must not wait on
+        the page's own clock (a hold) in between: the page's timers run on real time."""
+        self.clock = None
+        if timed:
+            self.page.js(RECORD_TOUCH_TIMES)
+            self.clock = time.time()
+            self.sent = [self.clock]
+        self.page.touch("touchStart", x, y, timestamp=self.clock)
         self.at = (x, y)
 
     def move(self, x, y, steps=1, pause=0.0):
         x0, y0 = self.at
         for i in range(1, steps + 1):
-            self.page.touch("touchMove", x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
-            if pause:
-                time.sleep(pause)
+            point = (x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps)
+            if self.clock is None:
+                self.page.touch("touchMove", *point)
+                if pause:
+                    time.sleep(pause)
+            else:
+                self.step(pause)
+                self.page.touch("touchMove", *point, timestamp=self.clock)
         self.at = (x, y)
 
-    def up(self):
-        self.page.touch("touchEnd")
+    def up(self, after=0.0):
+        """Lifts the finger, `after` seconds after the last touch (at once by default, as a finger lifts)."""
+        if self.clock is None:
+            if after:
+                time.sleep(after)
+            self.page.touch("touchEnd")
+            return
+        self.step(after)
+        self.page.touch("touchEnd", timestamp=self.clock)
+        self.clock = None
+        self.check_times()
+
+    def step(self, seconds):
+        """Advances a timed touch's clock; waits until it has come, so that no event is stamped
+        ahead of the page's own clock (its timers, its animations)."""
+        self.clock += seconds
+        self.sent.append(self.clock)
+        time.sleep(max(0.0, self.clock - time.time()))
+
+    def check_times(self):
+        """Fails loudly unless the page's pointer events carried the times the timed touch sent
+        (Input.dispatchTouchEvent's timestamp): otherwise its gesture is not the one meant."""
+        seen = self.page.js("window.__deckTouchTimes")
+        sent = [round((t - self.sent[0]) * 1000, 1) for t in self.sent]
+        got = [round(t - seen[0], 1) for t in seen] if seen else []
+        near = lambda t: any(abs(t - s) <= TIME_TOLERANCE_MS for s in sent)
+        assert got and abs(got[-1] - sent[-1]) <= TIME_TOLERANCE_MS and all(map(near, got)), (
+            f"the page's pointer events did not carry the times the touch was sent with (ms after its "
+            f"down): sent {sent}, the page saw {got}")
 
     def hold(self, slot):
         """Touches a tile's centre and keeps the finger there until the deck shows it held."""

@@ -1,7 +1,6 @@
 """The web deck in a real Chromium against a real deckd (issue 15's list)."""
 
 import json
-import time
 
 from conftest import Device, open_deck
 from deck import Deck
@@ -133,22 +132,22 @@ def test_swipes_fling_and_slow_drag_and_rubber_band(phone, host):
     deck = Deck(phone)
     grid = deck.grid()
     y = deck.tile("0/8")["y"]  # an empty slot: the whole grid takes touches
+    # Each touch is timed: its events carry the times meant here, not when a loaded machine delivered them.
     # A fling: 90 px in 40 ms, far less than a third of the width, but its predicted end is beyond.
     x = grid["x"] + grid["width"] * 0.8
-    deck.down(x, y)
+    deck.down(x, y, timed=True)
     deck.move(x - 90, y, steps=4, pause=0.01)
     deck.up()
     deck.wait_attr("page", "1")
-    # A slow drag: 60 % of the width, then still, then release.
-    deck.down(x, y)
+    # A slow drag: 60 % of the width, then still (longer than the velocity's 0.1 s), then release.
+    deck.down(x, y, timed=True)
     deck.move(x - grid["width"] * 0.6, y, steps=12, pause=0.03)
-    time.sleep(0.15)
-    deck.up()
+    deck.up(after=0.15)
     deck.wait_attr("page", "2")
     # The rubber band at the last page: the strip follows a third of the finger.
     deck.settle("2/0")
     before = deck.tile("2/0")["x"]
-    deck.down(x, y)
+    deck.down(x, y, timed=True)
     deck.move(x - 150, y, steps=10, pause=0.01)
     pulled = deck.tile("2/0")["x"] - before
     deck.up()

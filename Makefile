@@ -2,6 +2,7 @@
 # newcomer needs on a fresh machine: both install what is missing first.
 
 SWIFT        ?= swift
+SWIFTC       ?= swiftc
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
                 zbar-tools curl
@@ -40,7 +41,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 
-.PHONY: all setup build test run bench clean install install-files uninstall screenshots
+.PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
 all: build
 
@@ -80,6 +81,8 @@ test: setup
 	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
 	node --test Tests/web/
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
+	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
+	@$(MAKE) --no-print-directory fuzz-regress
 
 ## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
 screenshots: setup
@@ -170,6 +173,47 @@ uninstall:
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
+## fuzz: build the fuzz targets (one libFuzzer + ASan binary, .build-fuzz/debug/deck-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;
+## a crash stops with its input in .build-fuzz/campaign/TARGET-crashes/ (docs/reliability.md)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message
+# One -sanitize flag with both: two -Xswiftc -sanitize flags build without coverage (the last wins).
+FUZZ_BUILD    = DECK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+# The Swift runtime's crash handler reads the crashed process's memory, which ASan reports as an error of its own.
+FUZZ_ENV     := SWIFT_BACKTRACE=enable=no
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do Fuzz/campaign.sh $$target $(FUZZ_SECONDS) || exit 1; done
+
+fuzz-build: setup
+	$(FUZZ_BUILD) --product deck-fuzz
+
+## fuzz-regress: each fuzz target once over Fuzz/Corpus/TARGET and Fuzz/Crashes/TARGET (part of make test)
+fuzz-regress: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+		crashes=$$([ -d Fuzz/Crashes/$$target ] && echo Fuzz/Crashes/$$target); \
+		$(FUZZ_ENV) .build-fuzz/debug/deck-fuzz $$target -runs=0 Fuzz/Corpus/$$target $$crashes 2>.build-fuzz/regress-$$target.log \
+			&& echo "fuzz-regress: $$target: $$(find Fuzz/Corpus/$$target $$crashes -type f | wc -l) inputs, no crash, property holds" \
+			|| { tail -40 .build-fuzz/regress-$$target.log; echo "fuzz-regress: $$target failed (.build-fuzz/regress-$$target.log)"; exit 1; }; \
+	done
+
+## sanitize: the whole Swift suite under AddressSanitizer (with leak checking), then under ThreadSanitizer,
+## each in its own build folder (.build-asan, .build-tsan) so .build is untouched (docs/reliability.md)
+sanitize: sanitize-address sanitize-thread
+
+sanitize-address: setup
+	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
+	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+
+sanitize-thread: setup
+	@# The suppression's proof: still a report without it, none with it.
+	@mkdir -p .build-tsan && $(SWIFTC) -sanitize=thread Support/sanitizers/MutexProof.swift -o .build-tsan/mutex-proof
+	@! $(FUZZ_ENV) TSAN_OPTIONS=exitcode=66 .build-tsan/mutex-proof >/dev/null 2>&1 || \
+		{ echo "sanitize-thread: TSan no longer reports MutexProof.swift; drop the suppression in Support/sanitizers/tsan.supp"; exit 1; }
+	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp exitcode=66" .build-tsan/mutex-proof
+	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
+	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp halt_on_error=1" \
+		$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan
 	rm -rf Examples/DeviceApp/.build

@@ -109,6 +109,14 @@ let package = Package(
                 path: "Modules/DeckBench", swiftSettings: strict),
         .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
 
+        // MARK: Fuzzing (docs/reliability.md)
+        // Each fuzz target's property, as plain code: the libFuzzer binaries below
+        // call it, and DeckFuzzTests run it over every corpus file in the normal build.
+        .target(name: "DeckFuzz",
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
+                               "CZlib"],
+                path: "Modules/DeckFuzz", swiftSettings: strict),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
                 path: "Tests/DeckTestSupport", swiftSettings: strict),
@@ -153,6 +161,8 @@ let package = Package(
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
                                    "deckctl", "deckd"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
+        .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
+                    swiftSettings: strict),
         .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckWebTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
@@ -160,3 +170,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer binary (`make fuzz`: `deck-fuzz TARGET …`), only when
+// DECK_FUZZ=1: it needs `-sanitize=fuzzer`, which provides
+// LLVMFuzzerRunDriver, so an ordinary build could not link it. `make fuzz`
+// builds it in its own scratch path (.build-fuzz), so .build is never rebuilt.
+if Context.environment["DECK_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "DeckFuzzDriver", dependencies: ["DeckFuzz"], path: "Fuzz/Driver", swiftSettings: strict),
+        .executableTarget(name: "deck-fuzz", dependencies: ["DeckFuzzDriver"], path: "Fuzz/Main", swiftSettings: strict),
+    ]
+}

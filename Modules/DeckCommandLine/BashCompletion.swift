@@ -155,8 +155,8 @@ public enum BashCompletion {
         case .none: "none"
         case .file: "file"
         case .directory: "dir"
-        case .words(let words): "words:" + words.joined(separator: " ")
-        case .tool(let arguments): "tool:" + arguments.joined(separator: " ")
+        case .list(.words, let words): "words:" + words.joined(separator: " ")
+        case .list(.tool, let arguments): "tool:" + arguments.joined(separator: " ")
         }
     }
 

@@ -1,4 +1,9 @@
 /// How a shell completes a value or an argument.
+// One case carries a payload, on purpose: with two (`words([String])` and
+// `tool([String])`) the compiler keeps the case in spare high bits of the
+// array pointer, LeakSanitizer then cannot see the pointer in a global such as
+// `static let profileNames`, and every deckctl run under `make sanitize`
+// reported its array as leaked.
 public enum CompletionKind: Hashable, Sendable {
     /// Nothing to offer (free text, numbers).
     case none
@@ -6,12 +11,24 @@ public enum CompletionKind: Hashable, Sendable {
     case file
     /// Folder names.
     case directory
+    /// Words from `source`: the list itself, or the tool's arguments.
+    case list(CompletionSource, [String])
+
     /// A fixed list of words.
-    case words([String])
+    public static func words(_ words: [String]) -> CompletionKind { .list(.words, words) }
+
     /// The output lines of the tool itself run with these arguments (after
     /// the global options already on the command line), e.g.
     /// `["profiles", "--names"]` to complete profile names from the host.
-    case tool([String])
+    public static func tool(_ arguments: [String]) -> CompletionKind { .list(.tool, arguments) }
+}
+
+/// Where the words of ``CompletionKind/list(_:_:)`` come from.
+public enum CompletionSource: Hashable, Sendable {
+    /// The list holds the words.
+    case words
+    /// The list holds the arguments to run the tool itself with; its output lines are the words.
+    case tool
 }
 
 /// One option of a command, as the parser, the help text and the shell

@@ -115,20 +115,9 @@ extension SnapshotStore {
         guard let (bytes, size, regular) = try Disk.readFile(path, limit: Self.fileLimit) else { return nil }
         guard regular else { return .damaged("it is not a regular file") }
         guard size <= Self.fileLimit else { return .damaged("it is larger than \(Self.fileLimit >> 20) MiB") }
-        let json: [UInt8]
-        do throws(GunzipProblem) {
-            json = try ZlibCodec.gunzip(bytes, limit: Self.documentLimit)
-        } catch {
-            switch error {
-            case .damaged(let reason): return .damaged(reason)
-            case .resource(let reason): throw .compression(reason)
-            }
-        }
-        do throws(DocumentProblem) {
-            let (header, layout, edits) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
-            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout, edits: edits))
-        } catch {
-            return .damaged(error.reason)
+        switch try Self.verdict(onFile: bytes, profile: profile, generation: generation) {
+        case .intact(let snapshot): return .intact(snapshot)
+        case .damaged(let reason): return .damaged(reason)
         }
     }
 

@@ -17,7 +17,10 @@ public final class LineClient {
     public var maxLineBytes = 64 << 20
 
     let fileDescriptor: Int32
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    /// Allocated last in `init`: an init that throws never runs `deinit`, so a
+    /// buffer allocated before a failed connect was leaked (64 KiB per try;
+    /// LeakSanitizer, docs/reliability.md).
+    private let chunk: UnsafeMutableRawBufferPointer
     private var received: [UInt8] = []
     private var consumed = 0
     private var scanned = 0
@@ -45,6 +48,7 @@ public final class LineClient {
         case let .unix(path):
             fileDescriptor = try Self.connectUnix(path: path, timeout: timeout)
         }
+        chunk = .allocate(byteCount: 64 * 1024, alignment: 1)
     }
 
     deinit {

@@ -11,7 +11,7 @@ import DeckTransport
 /// protocol message for the host, each host line goes out as one text
 /// message. wslay reassembles fragments, answers pings and close frames,
 /// and refuses frames the RFC forbids (unmasked, bad opcodes, oversized or
-/// fragmented control frames) with 1002.
+/// fragmented control frames); each such refusal closes with 1002.
 final class WebSocketFraming: MessageFraming {
     /// What ended the conversation, for after the messages before it are delivered.
     private enum End: Equatable {
@@ -52,8 +52,7 @@ final class WebSocketFraming: MessageFraming {
         }
         callbacks.on_frame_recv_start_callback = { _, argument, user in
             guard let argument else { return }
-            WebSocketFraming.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length,
-                                                  final: argument.pointee.fin != 0)
+            WebSocketFraming.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
         }
         callbacks.on_msg_recv_callback = { _, argument, user in
             guard let argument else { return }
@@ -90,14 +89,9 @@ final class WebSocketFraming: MessageFraming {
         return count
     }
 
-    private func frameStarts(opcode: UInt8, length: UInt64, final: Bool) {
+    private func frameStarts(opcode: UInt8, length: UInt64) {
         lastHeard = .now
         pingSent = false
-        // wslay lets a control frame over 125 bytes through; RFC 6455 §5.5 does not.
-        if opcode >= 0x8 && (length > 125 || !final) {
-            end = end ?? .violation(code: 1002, why: "sent a WebSocket control frame over 125 bytes or in fragments")
-            return
-        }
         switch UInt32(opcode) {
         case WSLAY_BINARY_FRAME.rawValue:
             end = end ?? .violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)")
@@ -128,9 +122,18 @@ final class WebSocketFraming: MessageFraming {
         inputOffset = 0
         let result = wslay_event_recv(context)
         input = nil
-        // wslay fails the call (rather than reporting a protocol error) on a
-        // control frame in fragments or over 125 bytes, after queueing a close of its own.
-        if result < 0 { end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids") }
+        if result == Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue) {
+            // Our recv callback only ever reports WOULDBLOCK, so this is wslay 1.1's frame layer refusing a
+            // header (a control frame over 125 bytes or in fragments, a length with its top bit set) before
+            // any frame callback sees it; wslay then queues a close with no status code. That one stays
+            // unsent (writing shut down) and ours, with the code, goes instead.
+            end = end ?? .violation(code: 1002,
+                                    why: "sent a WebSocket frame header RFC 6455 forbids (a control frame over 125 bytes or in fragments)")
+            wslay_event_shutdown_write(context)
+            sendClose(code: closeCode(of: end), on: connection)
+        } else if result < 0 {
+            end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
+        }
         // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
         if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
         pump(connection)  // pongs, the answer to a close, a close of ours or wslay's
@@ -176,7 +179,7 @@ final class WebSocketFraming: MessageFraming {
     }
 
     func finish(_ reason: CloseReason, intent: CloseIntent, on connection: Connection) {
-        guard wslay_event_get_close_sent(context) == 0 else { return }
+        guard wslay_event_get_close_sent(context) == 0, wslay_event_get_write_enabled(context) != 0 else { return }
         let code: UInt16
         switch (intent, reason) {
         case (.refused, _): code = 1008
@@ -197,9 +200,49 @@ final class WebSocketFraming: MessageFraming {
         pump(connection)
     }
 
+    /// The code a close for `end` carries when wslay's own close is kept unsent.
+    private func closeCode(of end: End?) -> UInt16 {
+        switch end {
+        case .violation(let code, _): code
+        case .tooLarge: 1009
+        case .peerClosed, nil: 1002
+        }
+    }
+
+    /// Writes a close frame with `code` by wslay's frame API, for when the event
+    /// context cannot send one (its own close, without a code, is queued first).
+    private func sendClose(code: UInt16, on connection: Connection) {
+        var callbacks = wslay_frame_callbacks()
+        callbacks.send_callback = { data, length, _, user in
+            WebSocketFraming.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+            return length
+        }
+        var frameContext: OpaquePointer?
+        guard wslay_frame_context_init(&frameContext, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0,
+              let frameContext else { return }  // out of memory: the connection closes without a close frame
+        defer { wslay_frame_context_free(frameContext) }
+        let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)]  // network byte order
+        payload.withUnsafeBufferPointer { bytes in
+            var iocb = wslay_frame_iocb()
+            iocb.fin = 1
+            iocb.opcode = UInt8(WSLAY_CONNECTION_CLOSE.rawValue)
+            iocb.mask = 0  // a server's frames are never masked
+            iocb.payload_length = UInt64(bytes.count)
+            iocb.data = bytes.baseAddress
+            iocb.data_length = bytes.count
+            _ = wslay_frame_send(frameContext, &iocb)  // the send callback takes every byte
+        }
+        flush(connection)
+    }
+
     /// Has wslay write what it queued, and queues that on the connection.
     private func pump(_ connection: Connection) {
         _ = wslay_event_send(context)
+        flush(connection)
+    }
+
+    /// Queues the bytes wslay wrote on the connection.
+    private func flush(_ connection: Connection) {
         guard !output.isEmpty else { return }
         connection.writeFramed(OutputSegment(OutboundBytes(output)))
         output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)

@@ -73,11 +73,17 @@ def test_edge_dwell_turns_the_page_then_drops_there_and_a_gap_sends_it_back(phon
     # Where slots 4, 0 and 3 are on whatever page shows (measured while page 0 rests).
     cell4, golf, hotel_row = deck.tile("0/4"), deck.tile("0/0"), deck.tile("0/3")
     deck.lift("0/0")
+    # Both ends in the page's own clock, set up before the drag: when the touch entered the 40-point
+    # edge zone (its event's timeStamp, the time the engine is given) and when the page turned. A clock
+    # read over CDP after the move would come late on a busy machine and shorten the dwell seen.
+    phone.js(f"""(() => {{ const right = {grid["x"] + grid["width"]};
+      window.__arrived = new Promise(resolve => addEventListener('pointermove', function f(e) {{
+        if (e.clientX >= right - 40) {{ removeEventListener('pointermove', f, true); resolve(e.timeStamp); }} }}, true));
+      window.__flip = new Promise(resolve => new MutationObserver((_, o) => {{
+        if (document.querySelector('[data-connection]').dataset.page === '1') {{ o.disconnect(); resolve(performance.now()); }}
+      }}).observe(document.querySelector('[data-connection]'), {{attributes: true}})); }})()""", await_promise=False)
     deck.move(grid["x"] + grid["width"] - 8, grid["y"] + grid["height"] / 2, steps=6)
-    arrived = phone.js("performance.now()")
-    phone.js("""window.__flip = new Promise(resolve => new MutationObserver((_, o) => {
-        if (document.querySelector('[data-connection]').dataset.page === '1') { o.disconnect(); resolve(performance.now()); }
-      }).observe(document.querySelector('[data-connection]'), {attributes: true}))""", await_promise=False)
+    arrived = phone.js("window.__arrived")
     flipped = phone.js("window.__flip")
     assert flipped - arrived >= 450, f"the page turned {flipped - arrived:.0f} ms after reaching the edge (0.5 s dwell)"
     deck.move(cell4["x"], cell4["y"], steps=4)  # off the edge before the next flip (0.7 s)

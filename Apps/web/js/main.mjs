@@ -1,7 +1,7 @@
 // Wires the deck: the connection feeds the layout store, the controller feeds
 // the engine and performs its outputs, the renderer draws.
 
-import { Connection, pairingCode } from './connection.mjs';
+import { attach, connection } from './boot.mjs';
 import { Controller } from './controller.mjs';
 import { makeCopy, readLayout } from './engine-api.mjs';
 import { pickLanguage, translator } from './i18n.mjs';
@@ -40,16 +40,6 @@ const store = new LayoutStore(makeCopy, readLayout);
 const renderer = new Renderer({ root, grid, t });
 const wakeLock = new WakeLock();
 
-// The pairing code is read once and leaves the address bar (and history) at once.
-const code = pairingCode(location.hash);
-if (code) history.replaceState(null, '', location.pathname + location.search);
-
-const shortSide = Math.min(screen.width, screen.height);
-const device = {
-  name: localStorage.getItem('deck.deviceName') || (shortSide < 600 ? 'Web phone' : 'Web tablet'),
-  kind: shortSide < 600 ? 'phone' : 'tablet',
-};
-
 let controller = null;
 
 function setStatus(state) {
@@ -59,11 +49,8 @@ function setStatus(state) {
   status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
 }
 
-const connection = new Connection({
-  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
-  device,
-  storage: localStorage,
-  code,
+// The connection opened in boot.mjs while these modules loaded; what it got meanwhile is replayed now.
+const deck = {
   onState(state, welcome) {
     if (state === 'connected') {
       store.receiveHost(welcome);
@@ -97,7 +84,7 @@ const connection = new Connection({
       default: break;
     }
   },
-});
+};
 
 function setLocked(locked) {
   store.locked = locked;
@@ -133,4 +120,4 @@ for (const type of ['contextmenu', 'selectstart', 'dragstart', 'gesturestart', '
 }
 
 setStatus('connecting');
-connection.open();
+attach(deck);

@@ -73,9 +73,14 @@ extension YAMLBuilder {
             let position = TextPosition.positions(ofOffsets: [parser.problem_offset], in: input)[0]
             return [document.problem("\(problem) (YAML syntax)", at: position)]
         }
-        let mark = YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+        // At the end of a stream without a final line break, libyaml moves its
+        // mark to the start of a line the file does not have (4:1 in a 3-line
+        // file; fixture Fuzz/Crashes/profile/syntax-error-at-end-without-newline):
+        // such a mark points at the end of the last line instead.
+        let end = TextPosition.positions(ofOffsets: [input.count], in: input)[0]
+        let mark = min(end, YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1))
         let context = parser.context.map { String(cString: $0) }
-        let start = YAMLMark(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1)
+        let start = min(end, YAMLMark(line: Int(parser.context_mark.line) + 1, column: Int(parser.context_mark.column) + 1))
         var message = problem
         if let context {
             message += start == mark ? ", \(context)" : ", \(context) that starts at line \(start.line), column \(start.column)"

@@ -6,6 +6,8 @@ SWIFTC       ?= swiftc
 PREFIX       ?= $(HOME)/.local
 APT_PACKAGES := libyaml-dev zlib1g-dev pkg-config binutils libhttp-parser-dev libwslay-dev nettle-dev libqrencode-dev \
                 zbar-tools curl
+# TLS (DeckTLS), and the network-namespace capture test of TLS: tcpdump, iproute2.
+APT_PACKAGES += libssl-dev openssl tcpdump iproute2
 # The web deck's browser tests: a real headless Chromium, and fonts so Korean
 # names and emoji render in it (and in the screenshots); node runs the app's pure modules.
 APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
@@ -45,7 +47,7 @@ INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin
 
 all: build
 
-## setup: install the system libraries (libyaml, zlib) when they are missing; quiet when present
+## setup: install the system libraries (libyaml, zlib, OpenSSL) and test tools when they are missing; quiet when present
 setup:
 	@missing=""; \
 	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -59,6 +61,7 @@ setup:
 	@python3 -c 'import pytest' 2>/dev/null || { echo "make setup: installing pytest (the e2e tests)"; python3 -m pip install -q pytest; }
 	@python3 -c 'import websockets.sync.client' 2>/dev/null || { echo "make setup: installing websockets (the e2e tests' WebSocket client)"; \
 		python3 -m pip install -q 'websockets>=12' || python3 -m pip install -q --break-system-packages 'websockets>=12'; }
+	@python3 -c 'import sslyze' 2>/dev/null || { echo "make setup: installing sslyze (the TLS scan of the device and web ports)"; python3 -m pip install -q sslyze; }
 	@python3 -c 'import websocket' 2>/dev/null || { echo "make setup: installing websocket-client (the browser tests drive Chromium over CDP)"; \
 		python3 -m pip install -q websocket-client || python3 -m pip install -q --break-system-packages websocket-client; }
 

@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
+        .library(name: "DeckTLS", targets: ["DeckTLS"]),
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
@@ -66,6 +67,8 @@ let package = Package(
         .target(name: "DeckCommandLine", path: "Modules/DeckCommandLine", swiftSettings: strict),
         // Linux sockets for the host and tools; no other deck module.
         .target(name: "DeckTransport", dependencies: ["CLinux"], path: "Modules/DeckTransport", swiftSettings: strict),
+        // TLS over OpenSSL as a state machine on memory buffers (SECURITY.md §2), and the host's certificates.
+        .target(name: "DeckTLS", dependencies: ["DeckTransport", "COpenSSL"], path: "Modules/DeckTLS", swiftSettings: strict),
         // The host side of plugins: manifests, discovery, and supervision of plugin processes on the event loop.
         .target(name: "DeckPlugins",
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
@@ -76,7 +79,7 @@ let package = Package(
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
-                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckWeb", "CLinux"],
+                               "DeckPlugins", "DeckPluginKit", "DeckCommandLine", "DeckTLS", "DeckWeb", "CLinux"],
                 path: "Modules/DeckHost", swiftSettings: strict),
 
         // MARK: System libraries (module map + shim header; imported with `internal import`)
@@ -84,6 +87,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", path: "Modules/CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
         // No pkg-config file for these three in Debian: linked by name.
         .systemLibrary(name: "CHTTPParser", path: "Modules/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .systemLibrary(name: "CWslay", path: "Modules/CWslay", providers: [.apt(["libwslay-dev"])]),
@@ -105,7 +110,8 @@ let package = Package(
 
         // MARK: Benchmark (`make bench`; not a library: it measures the others)
         .target(name: "DeckBench",
-                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "CLinux"],
+                dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "DeckTLS",
+                               "CLinux"],
                 path: "Modules/DeckBench", swiftSettings: strict),
         .executableTarget(name: "deck-bench", dependencies: ["DeckBench"], path: "Apps/deck-bench", swiftSettings: strict),
 
@@ -163,6 +169,8 @@ let package = Package(
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
                     swiftSettings: strict),
+        .testTarget(name: "DeckTLSTests", dependencies: ["DeckTLS", "DeckTestSupport"],
+                    path: "Tests/DeckTLSTests", swiftSettings: strict),
         .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckWebTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],

@@ -20,16 +20,7 @@ extension Bench {
             server.waitUntilFinished()
         }
         let samples = try Measure.interleaved(count: plan.edits.count, warmUp: plan.edits.warmUp, [
-            {
-                let (line, id) = try device.moveLine(from: from, to: to)
-                let start = BenchClock.now()
-                try device.socket.send(line)
-                let revision = try device.awaitOK(id: id)
-                let elapsed = BenchClock.microseconds(since: start)
-                try device.awaitLayout()
-                device.applied(from: from, to: to, revision: revision)
-                return elapsed
-            },
+            { try Self.timedMove(device, from: from, to: to) },
             { try Self.roundTrip(floorClient, floorRequest) },
         ])
         let ratio = samples[0].median / max(samples[1].median, 1e-9)

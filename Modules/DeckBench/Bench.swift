@@ -39,6 +39,7 @@ package final class Bench {
         section("floors", "network and disk floors") { try measureFloors() }
         if let deckd {
             section("edits", "edit round trip and fan-out") { try measureEdits(deckd: deckd) }
+            section("tls", "TLS cost") { try measureTLS(deckd: deckd) }
             section("concurrent", "concurrent edits") { try measureConcurrentEdits(deckd: deckd) }
             section("flood", "a healthy client among flooders") { try measureFlood(deckd: deckd) }
             section("web", "the web deck") { try measureWeb(deckd: deckd) }
@@ -57,7 +58,8 @@ package final class Bench {
     }
 
     /// The parts `--only` may name, in the order they run.
-    package static let sections = ["floors", "edits", "concurrent", "flood", "web", "profile", "start", "status", "footprint", "snapshots"]
+    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "profile", "start", "status",
+                                   "footprint", "snapshots"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
     package var productsFolder: String {
@@ -76,6 +78,9 @@ package final class Bench {
     private func recordHostMissing(_ why: String) {
         let rows: [(String, String, String, String?)] = [
             ("edit.roundTrip", "edit round trip (moveButton → ok, durable)", "µs", "≤ 1.5× floor at the median"),
+            ("tls.editRoundTrip", "edit round trip over TLS", "µs", "≤ 1.15× plain at the median"),
+            ("tls.pingRoundTrip", "ping round trip over TLS", "µs", nil),
+            ("tls.handshakes", "TLS handshakes per second (connect → established)", "/s", nil),
             ("fanout.1", "fan-out to 1 device", "ms", nil),
             ("fanout.64", "fan-out to 64 devices", "ms", nil),
             ("fanout.256", "fan-out to 256 devices", "ms", "p99 ≤ 5 ms"),

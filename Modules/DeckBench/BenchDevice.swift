@@ -1,4 +1,5 @@
 import DeckModel
+import DeckTLS
 import DeckProtocol
 
 /// One device connected to deckd over TCP: it says hello, keeps the layout
@@ -9,9 +10,10 @@ package final class BenchDevice {
     package private(set) var revision: Int
     private var nextID = 1
 
-    /// Connects, says hello, and reads the welcome.
-    package init(port: UInt16, name: String) throws {
+    /// Connects (over TLS with `tls`, checking the certificate for `localhost`), says hello, and reads the welcome.
+    package init(port: UInt16, name: String, tls: TLSContext? = nil) throws {
         socket = try BenchSocket(port: port)
+        if let tls { try socket.startTLS(tls, serverName: "localhost") }
         let hello = ClientMessage(id: .int(0), .hello(Hello(device: Device(name: name, kind: "phone"))))
         try socket.send(hello.line())
         guard let line = try socket.readLine() else { throw BenchError.setup("deckd closed the connection after hello") }

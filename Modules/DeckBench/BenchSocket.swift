@@ -1,3 +1,4 @@
+import DeckTLS
 import Glibc
 
 /// A minimal blocking TCP line socket, used as the client side of every
@@ -10,6 +11,9 @@ package final class BenchSocket {
     /// One read's landing place, allocated once: a fresh 64 KiB array per read
     /// would cost more than the loopback round trip being measured.
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+    /// The TLS client once ``startTLS(_:serverName:)`` ran: lines are sealed
+    /// on `send` and opened as they are read.
+    private var tls: TLSSession?
 
     /// Connects to `127.0.0.1:port` with TCP_NODELAY (as deckd sets on its side).
     package init(port: UInt16) throws(BenchError) {
@@ -49,8 +53,36 @@ package final class BenchSocket {
         _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Sends all of `bytes` (a whole line, LF included).
+    /// Runs a TLS client handshake on the blocking socket (verifying the
+    /// certificate for `serverName`); afterwards lines travel encrypted.
+    package func startTLS(_ context: TLSContext, serverName: String) throws(BenchError) {
+        var session = TLSSession(client: context, serverName: serverName)
+        var actions = session.start()
+        while true {
+            for action in actions {
+                switch action {
+                case let .write(records): try sendRaw(records)
+                case let .deliver(plaintext): buffer.append(contentsOf: plaintext)
+                case let .fail(error): throw .setup("the TLS handshake failed: \(error)")
+                case .handshakeCompleted, .closedByPeer: break
+                }
+            }
+            if session.isEstablished { break }
+            let count = Sys.recv(fd, chunk)
+            guard count > 0 else { throw .system("the host closed during the TLS handshake", errno) }
+            actions = session.receive(UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+        }
+        tls = session
+    }
+
+    /// Sends all of `bytes` (a whole line, LF included), sealed first with TLS.
     package func send(_ bytes: [UInt8]) throws(BenchError) {
+        guard var session = tls else { return try sendRaw(bytes) }
+        for case let .write(records) in bytes.withUnsafeBytes({ session.send($0) }) { try sendRaw(records) }
+        tls = session
+    }
+
+    private func sendRaw(_ bytes: [UInt8]) throws(BenchError) {
         var sent = 0
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -99,6 +131,15 @@ package final class BenchSocket {
         }
         while true {
             let result = recv(fd, chunk.baseAddress, chunk.count, 0)
+            if result > 0, var session = tls {
+                // Sealed bytes: only what they open to is a line's part (possibly nothing yet).
+                for action in session.receive(UnsafeRawBufferPointer(rebasing: chunk[..<result])) {
+                    if case let .deliver(plaintext) = action { buffer.append(contentsOf: plaintext) }
+                    if case let .fail(error) = action { throw .setup("TLS failed: \(error)") }
+                }
+                tls = session
+                return true
+            }
             if result > 0 {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<result]))
                 return true
@@ -107,6 +148,17 @@ package final class BenchSocket {
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return false }
             throw .system("cannot read", errno)
+        }
+    }
+}
+
+/// recv(2) retried on EINTR, into a whole buffer.
+private enum Sys {
+    static func recv(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            return count
         }
     }
 }

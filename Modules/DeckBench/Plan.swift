@@ -16,6 +16,8 @@ package struct Plan: Sendable {
     package var largeSnapshotWrites: (count: Int, warmUp: Int)
     package var fanOutSizes = [1, 64, 256]
     package var footprintDevices = 256
+    /// TLS handshakes timed against deckd and against the in-process floor.
+    package var handshakes = 200
     /// Pages of the large profile (12 buttons each).
     package var largePages = 1_000
 
@@ -26,5 +28,5 @@ package struct Plan: Sendable {
     package static let quick = Plan(
         echo: (100, 10), durableWrite: (10, 2), edits: (10, 2), fanOut: (5, 1), concurrentSeconds: 0.4,
         profileLoad: (1, 0), pythonLoads: 1, starts: 1, statusCalls: 2, idleSeconds: 0.5, largeSnapshotWrites: (3, 1),
-        largePages: 100)
+        handshakes: 10, largePages: 100)
 }

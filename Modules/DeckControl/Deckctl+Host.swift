@@ -102,16 +102,20 @@ extension Deckctl {
                 "  \(Label.clean(token))",
                 "Enter it in a native device app; deckctl cannot show it again. Pairing the same name",
                 "again replaces the token; 'deckctl unpair NAME' revokes it.")
-        guard let offer else { return .ok }
-        guard let link = offer.link else {
+        if let offer, let link = offer.link {
+            run.say("Pairing link (good once, until \(offer.expires)):", "  \(Label.clean(link))")
+            let drawQR = run.parsed[C.qr] || (run.console.interactive && !run.parsed[C.noQR])
+            if drawQR, !run.json, let matrix = QRMatrix(link) {
+                run.say([""] + TerminalQR.lines(for: matrix) + ["", "Scan it with the phone's camera to open the deck paired as '\(Label.clean(paired))'."])
+            }
+        } else if let offer {
             run.say("The host serves no web deck (--no-web), so there is no pairing link; a device app can send",
                     "the code \(offer.code) in its hello instead (good once, until \(offer.expires)).")
-            return .ok
         }
-        run.say("Pairing link (good once, until \(offer.expires)):", "  \(Label.clean(link))")
-        let drawQR = run.parsed[C.qr] || (run.console.interactive && !run.parsed[C.noQR])
-        if drawQR, !run.json, let matrix = QRMatrix(link) {
-            run.say([""] + TerminalQR.lines(for: matrix) + ["", "Scan it with the phone's camera to open the deck paired as '\(Label.clean(paired))'."])
+        // With --json the reply alone is printed (the pairing link carries the fingerprint as fp=).
+        if !run.json, let fingerprint = try hostStatus(run).tlsFingerprint {
+            run.say("The host speaks TLS; its certificate's SHA-256 fingerprint (a device pins it, a browser shows it):",
+                    "  \(Label.clean(fingerprint))")
         }
         return .ok
     }

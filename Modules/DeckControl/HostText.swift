@@ -16,6 +16,8 @@ enum HostText {
         lines += indented(clients(status.clients))
         lines.append("problems:  " + (status.problems.isEmpty ? "none" : "\(status.problems.count)"))
         lines += status.problems.map { "  " + Label.clean($0.description) }
+        lines.append("tls:       " + (status.tlsFingerprint.map { "on, certificate SHA-256 \(Label.clean($0))" }
+            ?? "off (plain TCP and HTTP)"))
         if !status.notices.isEmpty {
             lines.append("notices:")
             lines += status.notices.map { "  " + Label.clean($0) }

@@ -57,6 +57,10 @@ public enum Host {
             throw .runtime("cannot use the state folder \(configuration.state): \(error); "
                 + "pass --state a folder deckd can create and write")
         }
+        // In the state folder (STATE/tls), so after it is known to be ours.
+        let tls = try configuration.tls.map { setting throws(HostError) in
+            try HostTLS(setting, stateFolder: configuration.state)
+        }
         var notices = created + store.openingNotices.map(\.message)
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
         if let tokenWarning { notices.append(tokenWarning) }
@@ -127,7 +131,7 @@ public enum Host {
                 let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
                                         state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
                 core = host
-                try start(host, loop: loop, sockets: sockets, environment: environment)
+                try start(host, loop: loop, sockets: sockets, tls: tls, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
             }
         } catch let error as HostError {
@@ -148,7 +152,7 @@ public enum Host {
 
     /// Everything that needs the loop: listeners, signals, the folder watch,
     /// the lock probe; then the ready line.
-    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets,
+    private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets, tls: HostTLS?,
                               environment: [String: String]) throws(HostError) {
         let configuration = host.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
@@ -170,22 +174,24 @@ public enum Host {
         do {
             if let socket = sockets.tcp {
                 let tcp = try loop.listen(adopting: socket, limits: limits, handler: host)
+                tls?.install(on: tcp)
                 tcp.sharedCount = devices
                 host.inputs.listeners.append(tcp)
-                places.append("\(tcp.address) (devices)")
+                places.append("\(tcp.address) (devices\(tls == nil ? "" : ", TLS"))")
             }
             if let socket = sockets.web {
                 let server = WebServer(configuration: WebConfiguration(
-                    root: configuration.webRoot, extraOrigins: configuration.webOrigins,
+                    root: configuration.webRoot, extraOrigins: configuration.webOrigins, secure: tls != nil,
                     maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment)),
                     host: host, loop: loop)
                 var webLimits = limits
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed
                 let web = try loop.listen(adopting: socket, limits: webLimits, handler: server)
+                tls?.install(on: web)  // the same layer as the device port's, beneath HTTP and WebSocket
                 web.sharedCount = devices
                 host.inputs.listeners.append(web)
                 host.webAddress = web.address
-                places.append("http://\(web.address)/ (web)")
+                places.append("\(tls == nil ? "http" : "https")://\(web.address)/ (web)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
             host.inputs.listeners.append(control)
@@ -193,7 +199,17 @@ public enum Host {
         } catch {
             throw .runtime(error.description)
         }
-        host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in host?.received(signal: signal) }
+        if let tls {
+            host.certificateFingerprint = { tls.fingerprint }
+            for notice in tls.notices { host.logger.warning(notice) }
+            host.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
+        } else if let warning = HostTLS.plaintextWarning(for: host.inputs.listeners) {
+            host.logger.warning(warning)
+        }
+        host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in
+            if signal == SIGHUP, let host { tls?.reload(logger: host.logger) }
+            host?.received(signal: signal)
+        }
         do {
             host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)

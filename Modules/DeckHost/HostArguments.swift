@@ -67,7 +67,15 @@ public enum HostArguments {
         configuration.webURL = parsed[webURL]
         configuration.webRoot = parsed[webRoot] ?? WebConfiguration.installedRoot()
         configuration.pairingLifetime = parsed[pairingLifetime].map { .milliseconds($0) } ?? configuration.pairingLifetime
+        configuration.tls = tlsSetting(parsed)
         return .run(configuration)
+    }
+
+    /// `--tls auto`, or `--tls-cert` with `--tls-key` (the parser has checked that they come together).
+    private static func tlsSetting(_ parsed: ParsedCommand) -> TLSSetting? {
+        if parsed[tls] != nil { return .automatic }
+        guard let certificate = parsed[tlsCertificate], let key = parsed[tlsKey] else { return nil }
+        return .files(certificate: certificate, key: key)
     }
 
     /// `deckd --help`.
@@ -110,6 +118,15 @@ public enum HostArguments {
                                             validate: atLeast(1))
     static let requireToken = Flag("require-token",
                                    help: "every TCP device needs a token, loopback too (for tunnels and proxies)")
+    static let tls = Option<String>("tls", value: "auto",
+                                    help: "TLS on the device port and the web listener with a self-signed certificate "
+                                        + "kept in STATE/tls (see deckctl pair for its fingerprint)",
+                                    validate: { $0 == "auto" ? nil : "must be auto (or give --tls-cert and --tls-key)" })
+    static let tlsCertificate = Option<String>("tls-cert", value: "FILE",
+                                               help: "TLS with this PEM certificate (chain), re-read on SIGHUP",
+                                               completion: .file, needs: ["tls-key"], validate: notEmpty)
+    static let tlsKey = Option<String>("tls-key", value: "FILE", help: "the private key (PEM) of --tls-cert",
+                                       completion: .file, onlyWith: "tls-cert", validate: notEmpty)
     static let logLevel = Option<LogLevel>("log-level", value: "debug|info|warning|error",
                                            help: "the least important lines logged (default info)")
     static let web = Option<String>("web", value: "HOST:PORT",
@@ -156,18 +173,19 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, web, noWeb, webOrigin, webURL, webRoot, logLevel, helloTimeout,
-                      lockProbeInterval, gatherWindow, pluginRestartDelay, pluginReadyTimeout, maxRunningActions,
-                      maxQueuedActions, pairingLifetime],
+                      maxConnections, requireToken, web, noWeb, webOrigin, webURL, webRoot, tls, tlsCertificate, tlsKey,
+                      logLevel, helloTimeout, lockProbeInterval, gatherWindow, pluginRestartDelay, pluginReadyTimeout,
+                      maxRunningActions, maxQueuedActions, pairingLifetime],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all"),
-                     OptionGroup(["web", "no-web"], meaning: "browsers connect, or not at all")],
+                     OptionGroup(["web", "no-web"], meaning: "browsers connect, or not at all"),
+                     OptionGroup(["tls", "tls-cert"], meaning: "a self-signed certificate, or your own")],
             notes: [("options given twice", """
                         The later value wins, and so does the later of --listen and --no-tcp: a \
                         wrapper can append to a default command line.
                         """),
                     ("running", """
                         Prints "deckd ready" and where it listens on stderr once it serves. SIGTERM or SIGINT stops it \
-                        cleanly, SIGHUP re-reads the profile files and the plugins folders.
+                        cleanly, SIGHUP re-reads the profile files, the plugins folders and the --tls-cert/--tls-key files.
                         """),
                     ("exit status", """
                         0   clean stop

@@ -57,6 +57,9 @@ public struct HostConfiguration: Sendable, Equatable {
     /// Actions waiting for one of those places, at most; more presses end
     /// with a `failed` outcome (hidden `--max-queued-actions`).
     public var maxQueuedActions: Int
+    /// TLS on the device port and the web listener (`--tls auto`,
+    /// `--tls-cert`/`--tls-key`); nil: plain TCP and HTTP.
+    public var tls: TLSSetting?
     /// The largest layout, as JSON bytes, that an edit from a client may grow
     /// it to. Without a bound one client could grow the layout (names have no
     /// length limit, pages go to 10,000) until each broadcast fills the other
@@ -138,6 +141,7 @@ public struct HostConfiguration: Sendable, Equatable {
             pluginPolicy: PluginPolicy(),
             maxRunningActions: 16,
             maxQueuedActions: 256,
+            tls: nil,
             maxLayoutBytes: 2 << 20,
             web: "127.0.0.1:7532",
             webOrigins: [],

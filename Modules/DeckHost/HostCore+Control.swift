@@ -66,7 +66,8 @@ extension HostCore {
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
                           clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
-                          notices: notices.all, plugins: plugins?.statuses ?? [])
+                          notices: notices.all, plugins: plugins?.statuses ?? [],
+                          tlsFingerprint: certificateFingerprint())
     }
 
     /// The `profiles` reply: every valid profile, the live one as it is live.

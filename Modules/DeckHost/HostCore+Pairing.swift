@@ -5,8 +5,10 @@ extension HostCore {
     /// `WEBURL/#pair=CODE` (WEB.md §3); nil without a web listener.
     func pairingLink(_ code: String) -> String? {
         guard let address = webAddress else { return nil }
-        let base = configuration.webURL ?? PairingLink.defaultBase(for: address.host, port: address.port)
-        return PairingLink.link(base: base, code: code)
+        let fingerprint = certificateFingerprint()
+        let base = configuration.webURL
+            ?? PairingLink.defaultBase(for: address.host, port: address.port, scheme: fingerprint == nil ? "http" : "https")
+        return PairingLink.link(base: base, code: code, fingerprint: fingerprint)
     }
 
     /// The `devices` reply: every paired device, by name.

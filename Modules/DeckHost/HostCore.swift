@@ -30,6 +30,9 @@ final class HostCore {
     var inputs = HostInputs()
     /// Where the web listener is bound (for pairing links); nil with `--no-web`.
     var webAddress: SocketAddress?
+    /// The served certificate's fingerprint for `status` (set by the host's
+    /// TLS, which HostCore knows nothing else of); nil without TLS.
+    var certificateFingerprint: () -> String? = { nil }
 
     var sessions: [ConnectionID: Session] = [:]
     /// The live layout: committed, head, and the committed revision's lines.

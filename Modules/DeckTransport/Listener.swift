@@ -150,7 +150,9 @@ public final class Listener {
 
     /// Sends the `busy` line and closes gracefully (bounded, see ``maxRejecting``).
     private func refuse(_ fd: Int32, peer: SocketAddress) {
-        guard let reply = limits.busyReply else {
+        // A plaintext line on a TLS port would be garbage to the client
+        // (and a handshake per refusal is what a flood wants): just close.
+        guard let reply = limits.busyReply, streamLayerFactory == nil else {
             Sys.close(fd)
             return
         }

@@ -3,11 +3,12 @@ import Glibc
 /// The pairing link of WEB.md §3, `WEBURL/#pair=CODE`, and the address it
 /// uses when `--web-url` is not given.
 public enum PairingLink {
-    /// `base` (no trailing slash needed) plus `/#pair=CODE`.
-    public static func link(base: String, code: String) -> String {
+    /// `base` (no trailing slash needed) plus `/#pair=CODE`, and `&fp=HEX`
+    /// with TLS: the certificate's SHA-256, so a native device can pin it (SECURITY.md §2).
+    public static func link(base: String, code: String, fingerprint: String? = nil) -> String {
         var base = base
         while base.hasSuffix("/") { base.removeLast() }
-        return base + "/#pair=" + code
+        return base + "/#pair=" + code + (fingerprint.map { "&fp=" + $0 } ?? "")
     }
 
     /// `http://HOST:PORT` for a listener on `host`: on a wildcard address the

@@ -24,11 +24,18 @@ struct HostTextTests {
             "  deckctl      control  control             protocol 7",
             "problems:  1",
             "  broken.yaml:9:7: unknown key 'nmae' in button",
+            "tls:       off (plain TCP and HTTP)",
             "notices:",
             "  newest snapshot 42 of 'default' was corrupt; resumed generation 41",
             "plugins:",
             "  counter  running",
         ])
+    }
+
+    @Test func statusShowsTheCertificateFingerprintWithTLS() {
+        var secure = Self.status
+        secure.tlsFingerprint = String(repeating: "ab", count: 32)
+        #expect(HostText.status(secure).contains("tls:       on, certificate SHA-256 " + String(repeating: "ab", count: 32)))
     }
 
     @Test func devicesLeaveControlConnectionsToACount() {

@@ -205,7 +205,7 @@ struct HostPartsTests {
             #expect(text.contains("--require-token"))
             // What a first start trips over, and what SIGHUP does (docs/host.md, "Signals").
             let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(words.contains("one given here must exist") && words.contains("created when missing") && words.contains("SIGHUP re-reads the profile files and the plugins folders"))
+            #expect(words.contains("one given here must exist") && words.contains("created when missing") && words.contains("SIGHUP re-reads the profile files, the plugins folders and the --tls-cert/--tls-key files"))
         } else {
             Issue.record("--help")
         }

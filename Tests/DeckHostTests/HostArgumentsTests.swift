@@ -27,7 +27,8 @@ struct HostArgumentsTests {
         #expect(Synopsis.line(of: [HostArguments.command]) == "deckd [--layouts DIR] [--state DIR] [--profile NAME] "
                 + "[--listen HOST:PORT | --no-tcp] [--control PATH] [--plugins DIR]… [--opener COMMAND] [--lock-probe COMMAND] "
                 + "[--keep N] [--max-message BYTES] [--max-connections N] [--require-token] [--web HOST:PORT | --no-web] "
-                + "[--web-origin ORIGIN]… [--web-url URL] [--web-root DIR] [--log-level debug|info|warning|error]")
+                + "[--web-origin ORIGIN]… [--web-url URL] [--web-root DIR] [--tls auto | --tls-cert FILE --tls-key FILE] "
+                + "[--log-level debug|info|warning|error]")
     }
 
     @Test func everyOptionInBothForms() throws {

@@ -100,6 +100,8 @@ struct RoundTripTests {
             .buttonState(page: 1, index: 3, title: "Count: 3"), .buttonState(page: 1, index: 3, title: nil),
             .status(id: 6, status),
             .status(id: 6, HostStatus(host: Sample.host, profile: "default", revision: 0, locked: true)),
+            .status(id: 6, HostStatus(host: Sample.host, profile: "default", revision: 0, locked: false,
+                                      tlsFingerprint: String(repeating: "0f", count: 32))),
             .profiles(id: 7, active: "default", profiles: [
                 ProfileInfo(name: "default", file: "default.yaml", pages: 3, buttons: 6),
                 ProfileInfo(name: "streaming", file: "streaming.yml", pages: 2, buttons: 1),

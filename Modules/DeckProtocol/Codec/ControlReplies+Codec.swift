@@ -80,7 +80,10 @@ extension HostStatus {
             profiles: try fields.arrayIfPresent("profiles") { value throws(JSONError) in try JSONFieldReader.string(value) },
             problems: try fields.arrayIfPresent("problems") { value throws(JSONError) in try Problem(json: value) },
             notices: try fields.arrayIfPresent("notices") { value throws(JSONError) in try JSONFieldReader.string(value) },
-            plugins: try fields.arrayIfPresent("plugins") { value throws(JSONError) in try PluginStatus(json: value) })
+            plugins: try fields.arrayIfPresent("plugins") { value throws(JSONError) in try PluginStatus(json: value) },
+            tlsFingerprint: try fields.decodeIfPresent("tls") { value throws(JSONError) in
+                try JSONFieldReader(value, expected: "an object with 'fingerprint'").string("fingerprint")
+            })
     }
 }
 
@@ -159,6 +162,12 @@ extension JSONWriter {
                 writer.writeFields(of: plugin)
                 writer.endObject()
             }
+        }
+        if let fingerprint = status.tlsFingerprint {
+            key("tls")
+            beginObject()
+            field("fingerprint", fingerprint)
+            endObject()
         }
     }
 }

@@ -19,10 +19,16 @@ public struct HostStatus: Hashable, Sendable {
     public var notices: [String]
     /// The state of each plugin. Left out of the wire when empty.
     public var plugins: [PluginStatus]
+    /// With TLS on, the SHA-256 fingerprint of the certificate the host
+    /// serves (64 lowercase hex digits), on the wire as `"tls":{"fingerprint":…}`;
+    /// nil (left out) when the host serves plain TCP and HTTP.
+    public var tlsFingerprint: String?
 
     /// Makes a status.
     public init(host: HostInfo, profile: String, revision: Int, locked: Bool, clients: [ClientInfo] = [],
-                profiles: [String] = [], problems: [Problem] = [], notices: [String] = [], plugins: [PluginStatus] = []) {
+                profiles: [String] = [], problems: [Problem] = [], notices: [String] = [], plugins: [PluginStatus] = [],
+                tlsFingerprint: String? = nil) {
+        self.tlsFingerprint = tlsFingerprint
         self.host = host
         self.profile = profile
         self.revision = revision

@@ -18,9 +18,16 @@ struct SupersededReloadTests {
     @Test func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever() throws {
         let host = try startedHost(arguments: ["--log-level", "debug"])
         let device = try host.device()
-        // The start's own scans are done: the next one started is the huge file's.
+        // The huge file's own scan must have started before the good save:
+        // wait for one more "started" line than the log held before it.
+        let started = "of the layouts folder started"
+        let before = host.log.components(separatedBy: started).count
         try host.write("default.yaml", Self.manyKeys(120_000))
-        #expect(host.waitForLog("of the layouts folder started"))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while host.log.components(separatedBy: started).count <= before, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(host.log.components(separatedBy: started).count > before)
         let good = deskYAML.replacingOccurrences(of: "name: Build", with: "name: Good")
         try host.write("default.yaml", good)
         #expect(host.waitForLog("a newer save of the layouts folder superseded scan", timeout: .seconds(60)))

@@ -41,6 +41,7 @@ package final class Bench {
             section("edits", "edit round trip and fan-out") { try measureEdits(deckd: deckd) }
             section("tls", "TLS cost") { try measureTLS(deckd: deckd) }
             section("concurrent", "concurrent edits") { try measureConcurrentEdits(deckd: deckd) }
+            section("flood", "a healthy client among flooders") { try measureFlood(deckd: deckd) }
             section("web", "the web deck") { try measureWeb(deckd: deckd) }
         } else {
             section("concurrent", "SQLite reference") { try measureSQLite() }
@@ -57,8 +58,8 @@ package final class Bench {
     }
 
     /// The parts `--only` may name, in the order they run.
-    package static let sections = ["floors", "edits", "tls", "concurrent", "web", "profile", "start", "status", "footprint",
-                                   "snapshots"]
+    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "profile", "start", "status",
+                                   "footprint", "snapshots"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
     package var productsFolder: String {

@@ -21,11 +21,21 @@ extension HostCore {
         let folder = self.folder
         let previous = catalog
         let scanPlugins = plugins ? pluginScan : nil
+        // A save supersedes a watcher's scan still in progress; whoever asked
+        // (deckctl reload, SIGHUP) is answered with what their scan read.
+        let ticket = reloads.requested(answered: session != nil || plugins)
+        let logger = self.logger
         onDisk(for: session, { _ in
-            (profiles: Result { () throws(DeckProfilesError) in try folder.scan(reusing: previous) }, plugins: scanPlugins?())
+            logger.debug("scan \(ticket.generation) of the layouts folder started")
+            return (profiles: Result { () throws(DeckProfilesError) in
+                try folder.scan(reusing: previous, giveUpWhen: { ticket.superseded })
+            }, plugins: scanPlugins?())
         }, then: { core, scanned in
             if let plugins = scanned.plugins { core.applyPlugins(plugins) }
-            let result = scanned.profiles
+            guard core.reloads.finished(ticket) == .apply, let result = scanned.profiles.unwrapped else {
+                core.logger.info("a newer save of the layouts folder superseded scan \(ticket.generation); the newer one goes live instead")
+                return
+            }
             let connection = session?.connection.id
             switch result {
             case .success(let catalog):

@@ -35,9 +35,19 @@ public struct DeckProfile: Hashable, Sendable {
     /// The profile or every problem, and where `name:` is (for problems the
     /// folder finds later, such as a name two files share).
     static func read(_ bytes: [UInt8], file: String) -> (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?) {
+        // Never given up, so always read to the end.
+        read(bytes, file: file, giveUpWhen: { false }) ?? (nil, [], nil)
+    }
+
+    /// ``read(_:file:)`` that gives up, returning nil, once `superseded` says
+    /// so (checked as the YAML is parsed, and before the layout is read).
+    static func read(_ bytes: [UInt8], file: String, giveUpWhen superseded: @escaping @Sendable () -> Bool)
+        -> (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)? {
         var limits = YAMLLimits()
         limits.maxBytes = maximumFileBytes
+        limits.giveUp = superseded
         let document = YAMLDocument.parse(bytes, file: file, limits: limits)
+        if document.abandoned || superseded() { return nil }
         var reader = ProfileReader(document: document)
         let profile = reader.read(defaultName: stem(of: file))
         return (profile, reader.problems, reader.nameMark)

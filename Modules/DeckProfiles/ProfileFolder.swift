@@ -71,10 +71,23 @@ public struct ProfileFolder: Hashable, Sendable {
     ///   invalid file's, and one for each file whose profile name an earlier
     ///   file (by file name) already has.
     public func scan(reusing previous: ProfileCatalog? = nil) throws(DeckProfilesError) -> ProfileCatalog {
+        // Without a way to give up, the scan always finishes.
+        guard let catalog = try scan(reusing: previous, giveUpWhen: { false }) else {
+            throw .unreadableFolder(path: path, reason: "the scan stopped before its end")
+        }
+        return catalog
+    }
+
+    /// ``scan(reusing:)`` that gives up, returning nil, once `superseded`
+    /// says so at a safe point: between files, and every few thousand YAML
+    /// events within one (so a newer save need not wait for a huge file).
+    package func scan(reusing previous: ProfileCatalog?,
+                      giveUpWhen superseded: @escaping @Sendable () -> Bool) throws(DeckProfilesError) -> ProfileCatalog? {
         let reusable = (previous?.files ?? []).filter(\.wasRead).map { ($0.fingerprint, $0) }
         let earlier = Dictionary(reusable, uniquingKeysWith: { first, _ in first })
         var files: [ProfileCatalog.File] = []
         for name in try fileNames() {
+            if superseded() { return nil }
             let filePath = path(of: name)
             let bytes: [UInt8]
             do {
@@ -90,7 +103,7 @@ public struct ProfileFolder: Hashable, Sendable {
                 files.append(known)
                 continue
             }
-            var outcome = DeckProfile.read(bytes, file: filePath)
+            guard var outcome = DeckProfile.read(bytes, file: filePath, giveUpWhen: superseded) else { return nil }
             if let profile = outcome.profile, let problem = tooBigToSend(profile, file: filePath) {
                 outcome = (nil, [problem], outcome.nameMark)
             }

@@ -72,7 +72,17 @@ struct YAMLBuilder {
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             var event = yaml_event_t()
             var running = true
+            var untilAsked = max(1, limits.giveUpInterval)
             while running {
+                untilAsked -= 1
+                if untilAsked == 0 {
+                    untilAsked = max(1, limits.giveUpInterval)
+                    if limits.giveUp?() == true {
+                        document.abandoned = true
+                        rootNode = nil
+                        return
+                    }
+                }
                 guard yaml_parser_parse(&parser, &event) == 1 else {
                     document.problems += syntaxProblems(parser, input: buffer)
                     rootNode = nil

@@ -14,6 +14,12 @@ package struct YAMLLimits: Sendable {
     package var maxTags = 1_000
     /// How many encoding problems are listed one by one before a summary.
     package var maxEncodingProblems = 10
+    /// Asked every ``giveUpInterval`` events: true stops the parse, and the
+    /// document is ``YAMLDocument/abandoned`` (a newer version of the file waits).
+    package var giveUp: (@Sendable () -> Bool)?
+    /// How many events pass between two questions to ``giveUp`` (an atomic
+    /// load is cheap, but not free on every scalar).
+    package var giveUpInterval = 4_096
 
     /// The defaults.
     package init() {}

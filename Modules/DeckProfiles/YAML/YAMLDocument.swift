@@ -77,6 +77,9 @@ package struct YAMLDocument: Sendable {
     /// Problems found while reading the YAML itself (syntax, encoding, aliases,
     /// merge keys, a second document), in the order found.
     package internal(set) var problems: [FileProblem] = []
+    /// True when the parse gave up (``YAMLLimits/giveUp``): the document is
+    /// incomplete and must not be read.
+    package internal(set) var abandoned = false
 
     /// Null scalars standing in for broken aliases (already reported).
     var placeholders: Set<Int32> = []

@@ -1,0 +1,42 @@
+import DeckModel
+import DeckProtocol
+import DeckTestSupport
+import Foundation
+import Testing
+
+/// Issue 18 §3: a good save after a 200,000-key file went live only once the
+/// huge file was parsed (65 s). Now the newer save supersedes the scan in
+/// progress: the huge file's layout (120,000 keys: valid, and under the
+/// 2 MiB a layout may be) never goes live, the good one does.
+@Suite("A newer save supersedes a parse in progress")
+struct SupersededReloadTests {
+    static func manyKeys(_ count: Int) -> String {
+        "name: default\npages:\n  - buttons:\n      0:\n        name: Huge\n        action:\n          plugin: p\n          command: c\n          settings:\n"
+            + (0..<count).map { "            k\($0): \($0)\n" }.joined()
+    }
+
+    @Test func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever() throws {
+        let host = try startedHost(arguments: ["--log-level", "debug"])
+        let device = try host.device()
+        // The huge file's own scan must have started before the good save:
+        // wait for one more "started" line than the log held before it.
+        let started = "of the layouts folder started"
+        let before = host.log.components(separatedBy: started).count
+        try host.write("default.yaml", Self.manyKeys(120_000))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while host.log.components(separatedBy: started).count <= before, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(host.log.components(separatedBy: started).count > before)
+        let good = deskYAML.replacingOccurrences(of: "name: Build", with: "name: Good")
+        try host.write("default.yaml", good)
+        #expect(host.waitForLog("a newer save of the layouts folder superseded scan", timeout: .seconds(60)))
+        // The first layout broadcast after both saves is the good one.
+        let (_, layout) = try device.nextLayout(timeout: .seconds(60))
+        #expect(layout.button(page: 0, index: 2)?.name == "Good")
+        #expect(layout.button(page: 0, index: 0)?.name == "Files")
+        let control = try host.controlClient()
+        #expect(try control.status().problems.isEmpty)
+        #expect(try host.device().welcomeLayout == layout)
+    }
+}

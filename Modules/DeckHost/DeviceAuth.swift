@@ -2,8 +2,9 @@ import DeckProtocol
 
 /// Who may connect (PROTOCOL.md §9, SECURITY.md): the paired devices'
 /// tokens and the failed-attempt limit, asked once per connection — at its
-/// `hello` — and changed by `pair` and `unpair`. Loop-confined; no I/O (the
-/// host writes ``tokens`` to ``path``), so tests drive it directly.
+/// `hello` — and changed by `pair` and `unpair`; and when each paired device
+/// was last seen, for `devices`. Loop-confined; no I/O (the host writes
+/// ``tokens`` to ``path``), so tests drive it directly.
 ///
 /// Pairing codes (issue 14) belong here too: a one-time code in a `hello`
 /// is checked by ``authenticate(_:required:from:now:)`` and gets a decision
@@ -38,6 +39,9 @@ struct DeviceAuth {
     /// One-time pairing codes (WEB.md §3), issued by `pair`.
     var pairing: PairingCodes
     private var limiter: FailedAttemptLimiter
+    /// When each paired device last joined or left (UTC seconds), since the
+    /// host started: kept in memory only, and across `unpair` and a new `pair`.
+    private var lastSeen: [String: Int] = [:]
 
     init(tokens: TokenStore, path: String, pairingLifetime: Duration = .seconds(300),
          limiter: FailedAttemptLimiter = FailedAttemptLimiter()) {
@@ -84,6 +88,21 @@ struct DeviceAuth {
     /// Takes a change back (its write failed).
     mutating func undo(_ undo: Undo) {
         tokens.restore(undo.name, to: undo.device)
+    }
+
+    /// The device paired as `name` joined or left at `now` (UTC seconds).
+    mutating func saw(_ name: String, now: Int) {
+        lastSeen[name] = now
+    }
+
+    /// The `devices` reply: every paired device by name, with when it was
+    /// last seen and whether one of `connected` (paired names of the
+    /// established sessions) is it.
+    func devices(connected: Set<String>) -> [PairedDeviceInfo] {
+        tokens.devices.sorted { $0.name < $1.name }.map { device in
+            PairedDeviceInfo(name: device.name, pairedAt: device.created, lastSeen: lastSeen[device.name].map(UTCTime.format),
+                             connected: connected.contains(device.name))
+        }
     }
 
     /// How many addresses have failures remembered.

@@ -128,8 +128,9 @@ public enum Host {
         var core: HostCore?
         do {
             try loop.run {
-                let host = try HostCore(configuration: configuration, loop: loop, logger: logger, disk: disk, runner: runner,
-                                        state: plan.state, catalog: catalog, tokens: tokens, notices: notices)
+                let services = HostServices(configuration: configuration, logger: logger, disk: disk, runner: runner)
+                let host = try HostCore(services: services, loop: loop, state: plan.state, catalog: catalog, tokens: tokens,
+                                        notices: notices)
                 core = host
                 try start(host, loop: loop, sockets: sockets, tls: tls, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
@@ -140,7 +141,7 @@ public enum Host {
             throw .runtime("\(error)")
         }
         // Normally every plugin is gone by now; this makes sure of it.
-        core?.plugins?.killRemaining()
+        core?.inputs.plugins?.killRemaining()
         // A probe run still in progress (a hung command) is killed, not left behind.
         core?.inputs.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
@@ -154,7 +155,7 @@ public enum Host {
     /// the lock probe; then the ready line.
     private static func start(_ host: HostCore, loop: EventLoop, sockets: HostSockets, tls: HostTLS?,
                               environment: [String: String]) throws(HostError) {
-        let configuration = host.configuration
+        let configuration = host.services.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
         do {
@@ -190,7 +191,7 @@ public enum Host {
                 tls?.install(on: web)  // the same layer as the device port's, beneath HTTP and WebSocket
                 web.sharedCount = devices
                 host.inputs.listeners.append(web)
-                host.webAddress = web.address
+                host.inputs.reachability.webAddress = web.address
                 places.append("\(tls == nil ? "http" : "https")://\(web.address)/ (web)")
             }
             let control = try loop.listen(adopting: sockets.control, limits: limits, handler: host)
@@ -200,21 +201,21 @@ public enum Host {
             throw .runtime(error.description)
         }
         if let tls {
-            host.certificateFingerprint = { tls.fingerprint }
-            for notice in tls.notices { host.logger.warning(notice) }
-            host.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
+            host.inputs.reachability.fingerprint = { tls.fingerprint }
+            for notice in tls.notices { host.services.logger.warning(notice) }
+            host.services.logger.info("TLS on: certificate SHA-256 fingerprint \(tls.fingerprint)")
         } else if let warning = HostTLS.plaintextWarning(for: host.inputs.listeners) {
-            host.logger.warning(warning)
+            host.services.logger.warning(warning)
         }
         host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in
-            if signal == SIGHUP, let host { tls?.reload(logger: host.logger) }
+            if signal == SIGHUP, let host { tls?.reload(logger: host.services.logger) }
             host?.received(signal: signal)
         }
         do {
             host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
             }, lost: { [weak host] message in host?.note(message) },
-               returned: { [weak host] message in host?.logger.info(message) })
+               returned: { [weak host] message in host?.services.logger.info(message) })
         } catch {
             host.note("\(error); saved files are not reloaded live (use deckctl reload)")
         }
@@ -263,6 +264,5 @@ extension HostCore {
         inputs = HostInputs()
         sessions.removeAll()
         holds = HeldButtons()
-        plugins = nil
     }
 }

@@ -9,7 +9,7 @@ import DeckTransport
 extension HostCore: ConnectionHandler {
     func connectionOpened(_ connection: Connection) {
         let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: connection.peer.isLoopback,
-                                    requireToken: configuration.requireToken)
+                                    requireToken: services.configuration.requireToken)
         sessions[connection.id] = Session(connection: connection, rules: rules)
         if stopping { connection.close() }
     }
@@ -30,11 +30,11 @@ extension HostCore: ConnectionHandler {
                                       protocolLevel: access.level)
             session.pairedName = pairedName
             if byCode, let pairedName { session.issuedToken = auth.tokens.devices.first { $0.name == pairedName }?.token }
-            if let pairedName { seen[pairedName] = UTCTime.now() }
+            if let pairedName { auth.saw(pairedName, now: UTCTime.now()) }
             submit(Outcome([.welcome(connection.id, id: id, level: access.level)]))
         case .refuseAndClose(let error, _):
             // A failed token or pairing code is counted by DeviceAuth already.
-            logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
+            services.logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
             connection.closeAfterFlush(.refused)
@@ -59,7 +59,7 @@ extension HostCore: ConnectionHandler {
         run(commits.left(connection.id, now: .now))
         guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
         if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
-        if let name = session.pairedName { seen[name] = UTCTime.now() }
+        if let name = session.pairedName { auth.saw(name, now: UTCTime.now()) }
         let word: String
         switch reason {
         case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
@@ -71,12 +71,13 @@ extension HostCore: ConnectionHandler {
         case .protocolViolation: word = "protocol"
         case .streamFailed: word = "error"
         }
-        logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)" + (session.closeReason.map { " (\($0))" } ?? ""))
+        services.logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)"
+            + (session.closeReason.map { " (\($0))" } ?? ""))
         emit(.leave(client: info, reason: word))
     }
 
     func connectionRejected(from peer: SocketAddress, by listener: Listener) {
-        logger.warning("refused a connection from \(peer): already serving \(listener.limits.maxConnections) connections (busy)")
+        services.logger.warning("refused a connection from \(peer): already serving \(listener.limits.maxConnections) connections (busy)")
     }
 
     /// Sends `welcome` once the outcomes before it are out, and from then on
@@ -90,7 +91,7 @@ extension HostCore: ConnectionHandler {
             session.receivesBroadcasts = true
             sendTitles(to: id)  // what plugins show now; later changes come as broadcasts
         }
-        logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
+        services.logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
             + (session.pairedName.map { ", paired as '\($0)'" } ?? ""))
         emit(.join(client: info))
     }

@@ -66,8 +66,8 @@ extension HostCore {
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
                           clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems,
-                          notices: notices.all, plugins: plugins?.statuses ?? [],
-                          tlsFingerprint: certificateFingerprint())
+                          notices: notices.all, plugins: inputs.plugins?.statuses ?? [],
+                          tlsFingerprint: inputs.reachability.fingerprint())
     }
 
     /// The `profiles` reply: every valid profile, the live one as it is live.
@@ -93,7 +93,7 @@ extension HostCore {
         let (token, undo) = auth.pair(name, now: UTCTime.now())
         let connection = session.connection.id
         saveTokens(for: session, undo: undo, request: "pair", id: id) { core in
-            core.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
+            core.services.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
                              + core.byline(core.sessions[connection]))
             core.revoke(pairedAs: name)
             var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
@@ -115,7 +115,7 @@ extension HostCore {
         }
         let connection = session.connection.id
         saveTokens(for: session, undo: undo, request: "unpair", id: id) { core in
-            core.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
+            core.services.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
             core.revoke(pairedAs: name)
             return [.closeRevoked(pairedAs: name), .ok(connection, id, withRevision: false)]
         }

@@ -52,9 +52,9 @@ extension HostCore {
                 let edit = DeckEdit(kind: change.kind, slots: change.slots, from: live.head.layout, to: layout)
                 return live.next(layout: layout, edits: EditRebase.recording(edit, after: live.head.edits, layout: layout))
             }
-            if let size = next?.encoded.json.count, size > configuration.maxLayoutBytes, size > live.head.encoded.json.count {
+            if let size = next?.encoded.json.count, size > services.configuration.maxLayoutBytes, size > live.head.encoded.json.count {
                 throw DeckModelError.invalidLayout("the layout would be \(size) bytes of JSON, more than the "
-                    + "\(configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
+                    + "\(services.configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
                     + "commands or settings, or clear buttons that are not used")
             }
         } catch {

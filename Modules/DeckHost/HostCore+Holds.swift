@@ -13,7 +13,8 @@ extension HostCore {
     func lift(_ ups: [ActionRequest], why: (String) -> String) {
         for request in ups {
             guard case let .plugin(plugin, command, settings) = request.button.action else { continue }
-            logger.info("'\(LogField.cut(request.button.name))' lifted at \(request.page)/\(request.index): \(why(request.by?.name ?? "the device"))")
+            services.logger.info("'\(LogField.cut(request.button.name))' lifted at \(request.page)/\(request.index): "
+                + why(request.by?.name ?? "the device"))
             pressPlugin(request, plugin: plugin, command: command, settings: settings)
         }
     }

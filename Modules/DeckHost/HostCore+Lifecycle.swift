@@ -8,7 +8,7 @@ extension HostCore {
     func received(signal: Int32) {
         switch signal {
         case SIGHUP:
-            logger.info("SIGHUP: reloading the profiles and the plugins")
+            services.logger.info("SIGHUP: reloading the profiles and the plugins")
             reload(requestedBy: nil, id: nil, plugins: true)
         default:
             beginStopping(because: signal == SIGINT ? "SIGINT" : "SIGTERM")
@@ -19,9 +19,9 @@ extension HostCore {
     func probeReported(_ result: LockProbe.Result) {
         switch result {
         case .failed(let message):
-            logger.warning(message + "; the lock stays as it was")
+            services.logger.warning(message + "; the lock stays as it was")
         case .reading(let reading):
-            logger.debug("the lock probe says \(reading)")
+            services.logger.debug("the lock probe says \(reading)")
             if case .broadcast(let locked, let source) = lock.probeReported(reading) {
                 submit(Outcome(Effect.lockChanged(locked, source: source, by: nil,
                     log: locked ? "locked: the desktop session is locked" : "unlocked: the desktop session is unlocked")))
@@ -34,15 +34,15 @@ extension HostCore {
     /// 2 s whatever happens).
     func beginStopping(because reason: String) {
         guard shutdown.begin() else { return }
-        logger.info("\(reason): stopping")
+        services.logger.info("\(reason): stopping")
         for listener in inputs.listeners { listener.close() }
         inputs.watcher?.cancel()
         inputs.probe?.stop()
-        runner.shutdown()
+        services.runner.shutdown()
         // PLUGINS.md gives a plugin 2 s after `shutdown`; CLI.md gives the
         // host 2 s to exit. The host's own deadline wins: SIGTERM after 1 s,
         // SIGKILL 0.4 s later, so every plugin is gone before the host.
-        plugins?.shutdown(grace: .milliseconds(1000), killGrace: .milliseconds(400)) { [weak self] in
+        inputs.plugins?.shutdown(grace: .milliseconds(1000), killGrace: .milliseconds(400)) { [weak self] in
             self?.finishStoppingIfReady()
         }
         for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
@@ -50,16 +50,16 @@ extension HostCore {
         finishStoppingIfReady()
         guard !shutdown.isStopped else { return }
         loop.schedule(after: .milliseconds(1500)) { [weak self] in
-            guard let self, let warnings = self.shutdown.deadlinePassed(pipelineEmpty: self.commits.isEmpty,
-                                                                        pluginsStopped: self.plugins?.isStopped ?? true) else { return }
-            for warning in warnings { self.logger.warning(warning) }
+            guard let self, let warnings = self.shutdown.deadlinePassed(
+                pipelineEmpty: self.commits.isEmpty, pluginsStopped: self.inputs.plugins?.isStopped ?? true) else { return }
+            for warning in warnings { self.services.logger.warning(warning) }
             self.stopLoop()
         }
     }
 
     /// Stops the loop once the edits in hand are out and every plugin is gone.
     func finishStoppingIfReady() {
-        guard shutdown.finishIfReady(pipelineEmpty: commits.isEmpty, pluginsStopped: plugins?.isStopped ?? true) else { return }
+        guard shutdown.finishIfReady(pipelineEmpty: commits.isEmpty, pluginsStopped: inputs.plugins?.isStopped ?? true) else { return }
         stopLoop()
     }
 

@@ -9,17 +9,17 @@ extension HostCore {
     /// the live layout uses start now, the others when a button needs them.
     func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
         let events = PluginManager.Events(
-            log: { [weak self] level, message in self?.logger.log(LogLevel(rawValue: level.rawValue) ?? .info, message) },
+            log: { [weak self] level, message in self?.services.logger.log(LogLevel(rawValue: level.rawValue) ?? .info, message) },
             titleChanged: { [weak self] page, index, title in
                 self?.broadcast(.buttonState(page: page, index: index, title: title))
             },
             statusChanged: { [weak self] status in self?.emit(.plugin(status)) })
-        let manager = PluginManager(loop: loop, folders: configuration.plugins, searchPath: searchPath, catalog: catalog,
+        let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
-                                    policy: configuration.pluginPolicy, events: events)
-        plugins = manager
-        let folders = configuration.plugins.joined(separator: ", ")
-        logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
+                                    policy: services.configuration.pluginPolicy, events: events)
+        inputs.plugins = manager
+        let folders = services.configuration.plugins.joined(separator: ", ")
+        services.logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
         manager.layoutChanged(live.committed.layout)
         refreshHoldSlots()
     }
@@ -27,7 +27,7 @@ extension HostCore {
     /// Hands a press of a plugin button to its plugin; how that went is the
     /// press's `action` event.
     func pressPlugin(_ request: ActionRequest, plugin id: String, command: String, settings: [String: DeckValue]?) {
-        guard let plugins else {
+        guard let plugins = inputs.plugins else {
             actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
             return
         }
@@ -50,16 +50,16 @@ extension HostCore {
     /// A scan of the plugins folders, to run on the disk thread (`deckctl
     /// reload` and SIGHUP read them again along with the profiles).
     var pluginScan: @Sendable () -> PluginCatalog {
-        let folders = configuration.plugins
-        let searchPath = configuration.searchPath
+        let folders = services.configuration.plugins
+        let searchPath = services.configuration.searchPath
         return { PluginCatalog.scan(folders: folders, searchPath: searchPath) }
     }
 
     /// Applies a fresh scan of the plugins folders (failed plugins may start again).
     func applyPlugins(_ catalog: PluginCatalog) {
-        guard let plugins, !stopping else { return }
+        guard let plugins = inputs.plugins, !stopping else { return }
         plugins.reload(catalog)
-        logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
+        services.logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
         refreshHoldSlots()
     }
 
@@ -67,19 +67,19 @@ extension HostCore {
     /// when they differ (the same revision: they are not part of the layout).
     func refreshHoldSlots() {
         do {
-            if try live.relabel(holdSlots: plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
+            if try live.relabel(holdSlots: inputs.plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
                 perform(.broadcastLayout)
             }
         } catch {
-            logger.error("could not encode the layout of revision \(live.committed.revision): \(error)")
+            services.logger.error("could not encode the layout of revision \(live.committed.revision): \(error)")
         }
     }
 
     /// `restart PLUGIN`: stops it and starts it again (when the live layout
     /// uses it); `notFound` for an id no installed plugin has.
     func restartPlugin(_ plugin: String, id: RequestID?, from session: Session) {
-        guard let plugins, plugins.restart(plugin) else {
-            let known = plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
+        guard let plugins = inputs.plugins, plugins.restart(plugin) else {
+            let known = inputs.plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
             submit(Outcome(refusal(ProtocolError(.notFound, "no plugin '\(plugin)' is installed (installed: \(known))", id: id),
                                    request: "restart", session: session)), from: session)
             return
@@ -90,14 +90,14 @@ extension HostCore {
 
     /// The titles plugins show now, to a client that just joined (or subscribed).
     func sendTitles(to id: ConnectionID) {
-        for (page, index, title) in plugins?.currentTitles ?? [] {
+        for (page, index, title) in inputs.plugins?.currentTitles ?? [] {
             send(.buttonState(page: page, index: index, title: title), to: id)
         }
     }
 
     /// Every manifest problem, for `status`.
     var pluginProblems: [Problem] {
-        (plugins?.catalog.problems ?? []).map(problem)
+        (inputs.plugins?.catalog.problems ?? []).map(problem)
     }
 }
 

@@ -63,7 +63,7 @@ extension HostCore {
     /// Hands a `run` or `open` action to the runner; its end comes back to the loop.
     func startAction(_ request: ActionRequest) {
         let bound = self.bound
-        runner.run(request) { outcome in
+        services.runner.run(request) { outcome in
             bound.loop.execute { bound.value.actionEnded(request, outcome) }
         }
     }
@@ -90,7 +90,7 @@ extension HostCore {
         case .pluginUnavailable(let plugin): "could not reach plugin '\(plugin)'" + (detail.map { ": it \($0)" } ?? "")
         case .failed(let reason): "failed: \(reason)"
         }
-        logger.log(outcome.succeeded ? .info : .warning, "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")
+        services.logger.log(outcome.succeeded ? .info : .warning, "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")
     }
 
     private static func seconds(_ value: Double) -> String {

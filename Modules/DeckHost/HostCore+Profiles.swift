@@ -42,7 +42,7 @@ extension HostCore {
                 core.applyReload(catalog, requester: connection.flatMap { core.sessions[$0] }, id: id,
                                  explicit: session != nil)
             case .failure(let error):
-                core.logger.error("could not reload the profiles: \(error)")
+                core.services.logger.error("could not reload the profiles: \(error)")
                 if let connection, let session = core.sessions[connection] {
                     core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not reload the profiles: \(error)", id: id),
                                                      request: "reload", session: session)))
@@ -60,7 +60,7 @@ extension HostCore {
         // A name two files now share is a problem of the folder, which may
         // fall on a file that did not change: logged here, as at start.
         for problem in ProfileCatalog.folderProblems(of: scanned) where !ProfileCatalog.folderProblems(of: catalog).contains(problem) {
-            logger.warning(problem.description)
+            services.logger.warning(problem.description)
         }
         catalog = scanned
         let active = live.head.profile
@@ -88,7 +88,7 @@ extension HostCore {
         }
         if activeFile == nil, !broken.isEmpty {
             let problems = broken.flatMap(\.problems)
-            for item in problems { logger.warning("\(item) (the live layout of '\(active)' stays)") }
+            for item in problems { services.logger.warning("\(item) (the live layout of '\(active)' stays)") }
             let message = Self.problemSentence(broken) + "; the live layout stays"
             var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: requester?.info))]
             if let connection {
@@ -126,15 +126,15 @@ extension HostCore {
     /// A profile file other than the live one changed: log it, tell subscribers.
     private func reportOtherFile(_ file: String, in scanned: ProfileCatalog, removed: Bool) {
         if removed {
-            logger.info("\(file) was removed")
+            services.logger.info("\(file) was removed")
             return
         }
         guard let entry = scanned.files.first(where: { $0.fingerprint.file == file }) else { return }
         let name = entry.profile?.name ?? DeckProfile.stem(of: file)
         if entry.problems.isEmpty {
-            logger.info("read \(file) (profile '\(name)')")
+            services.logger.info("read \(file) (profile '\(name)')")
         } else {
-            for item in entry.problems { logger.warning("\(item)") }
+            for item in entry.problems { services.logger.warning("\(item)") }
         }
         emit(.reload(profile: name, revision: nil, problems: entry.problems.map(problem), by: nil))
     }
@@ -158,7 +158,7 @@ extension HostCore {
             // with the file, and the live layout stays as it is.
             let problems = broken.flatMap(\.problems)
             let message = Self.problemSentence(broken) + "; profile '\(name)' is not loaded, and the live layout stays"
-            for item in problems { logger.warning("\(item)") }
+            for item in problems { services.logger.warning("\(item)") }
             if let session {
                 submit(Outcome(refusal(broken, message, request: "useProfile", id: requestID, session: session)), from: session)
             }

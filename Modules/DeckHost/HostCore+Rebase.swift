@@ -6,10 +6,9 @@ extension HostCore {
     /// tells subscribers, the log and `status` what it kept and dropped. The
     /// generation just before the reload's own is the one `restore` brings back.
     func reportRebase(profile: String, file: String, _ rebase: EditRebase, revision: Int, by: ClientInfo?, log: String) {
-        let generation = max((lastWritten?.generation ?? 1) - 1, 0)
-        let report = RebaseReport(profile: profile, file: file, rebase: rebase, generation: generation)
+        let report = RebaseReport(profile: profile, file: file, rebase: rebase, generation: live.generationBeforeWritten)
         emit(.reload(profile: profile, revision: revision, problems: [], dropped: report.events, by: by))
-        logger.info(log + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary))
+        services.logger.info(log + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary))
         for sentence in report.sentences { note(sentence) }
     }
 }

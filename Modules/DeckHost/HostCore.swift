@@ -12,42 +12,34 @@ import DeckTransport
 import LockGate
 
 /// The host's glue, owned by the event loop's thread: the sessions and
-/// sending to them, the references to the loop, the disk thread, the
-/// runner, the plugins and the inputs (listeners, signals, the folder watch,
-/// the lock probe), and the value types that hold the state, each with its
-/// own tests (docs/host.md, "The host's structure"). Nothing here blocks:
-/// disk work goes to the ``DiskWorker``, actions to the ``ActionRunner``,
-/// and their results come back through `EventLoop.execute`.
+/// sending to them, the loop, the services it was started with (the
+/// configuration, the log, the disk thread, the runner), the inputs (the
+/// listeners and how they are reached, signals, the folder watch, the lock
+/// probe, the plugins), and the value types that hold the state, each with
+/// its own tests — twelve stored properties in all (docs/host.md, "The
+/// host's structure"). Nothing here blocks: disk work goes to the
+/// ``DiskWorker``, actions to the ``ActionRunner``, and their results come
+/// back through `EventLoop.execute`.
 final class HostCore {
-    let configuration: HostConfiguration
+    /// The configuration, the logger, the disk thread and the services.runner.
+    let services: HostServices
+    /// The thread this core is confined to: every socket, timer and result comes back on it.
     let loop: EventLoop
-    let logger: Logger
-    let disk: DiskWorker
-    let runner: any ActionRunner
-    /// Every plugin (started in `Host.start`).
-    var plugins: PluginManager?
-    /// The listeners, the signalfd, the folder watch and the lock probe (set in `Host.start`).
+    /// The listeners and their reachability, the signalfd, the folder watch,
+    /// the lock probe and the plugins (set in `Host.start`).
     var inputs = HostInputs()
-    /// Where the web listener is bound (for pairing links); nil with `--no-web`.
-    var webAddress: SocketAddress?
-    /// The served certificate's fingerprint for `status` (set by the host's
-    /// TLS, which HostCore knows nothing else of); nil without TLS.
-    var certificateFingerprint: () -> String? = { nil }
 
+    /// One per open connection, device or control client.
     var sessions: [ConnectionID: Session] = [:]
-    /// The live layout: committed, head, and the committed revision's lines.
+    /// The live layout: committed, head, the committed revision's lines and the generation it was written as.
     var live: LiveLayout
     /// The road from accepted to acknowledged: pipeline, gather, throttle.
     var commits: CommitScheduler<Outcome>
-    /// The paired devices, the pairing codes and the failed-attempt limit, asked at each `hello`.
+    /// The paired devices, when each was last seen, the pairing codes and the
+    /// failed-attempt limit, asked at each `hello`.
     var auth: DeviceAuth
-    /// When each paired device last joined or left, since the host started (`devices`).
-    var seen: [String: Int] = [:]
     /// The manual lock and the probe's.
     var lock = LockState()
-    /// The newest generation on disk that an outcome was waiting for, as its
-    /// effects run (a reload names the one before it for `restore`).
-    var lastWritten: DeckSnapshots.SnapshotInfo?
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
     /// The layouts folder as last scanned.
@@ -59,17 +51,14 @@ final class HostCore {
     /// Running, stopping, stopped (and the exit status).
     var shutdown = Shutdown()
 
-    init(configuration: HostConfiguration, loop: EventLoop, logger: Logger, disk: DiskWorker, runner: any ActionRunner,
-         state: LiveState, catalog: ProfileCatalog, tokens: TokenStore, notices: [String]) throws(TransportError) {
-        self.configuration = configuration
+    init(services: HostServices, loop: EventLoop, state: LiveState, catalog: ProfileCatalog, tokens: TokenStore,
+         notices: [String]) throws(TransportError) {
+        self.services = services
         self.loop = loop
-        self.logger = logger
-        self.disk = disk
-        self.runner = runner
         self.live = try LiveLayout(state)
-        self.commits = CommitScheduler(window: configuration.gatherWindow)
-        self.auth = DeviceAuth(tokens: tokens, path: configuration.state + "/tokens.json",
-                               pairingLifetime: configuration.pairingLifetime)
+        self.commits = CommitScheduler(window: services.configuration.gatherWindow)
+        self.auth = DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
+                               pairingLifetime: services.configuration.pairingLifetime)
         self.catalog = catalog
         self.notices = Notices(start: notices)
     }
@@ -77,7 +66,9 @@ final class HostCore {
     /// The host as `welcome` and `status` name it.
     var hostInfo: HostInfo { HostInfo(version: Host.version) }
     /// The layouts folder.
-    var folder: ProfileFolder { ProfileFolder(path: configuration.layouts, maxLayoutBytes: configuration.maxLayoutBytes) }
+    var folder: ProfileFolder {
+        ProfileFolder(path: services.configuration.layouts, maxLayoutBytes: services.configuration.maxLayoutBytes)
+    }
     /// True from the start of the stop on.
     var stopping: Bool { shutdown.isStopping }
 
@@ -106,14 +97,13 @@ final class HostCore {
             switch action {
             case .write(let batch):
                 let bound = self.bound
-                disk.write(batch) { commit, markerFailure in
+                services.disk.write(batch) { commit, markerFailure in
                     bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
                 }
             case .perform(let outcome, let receipt):
-                if let receipt { lastWritten = receipt }
-                perform(outcome)
+                perform(outcome, written: receipt)
             case .writeFailed(let error):
-                logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+                services.logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
             case let .fail(outcome, error):
                 for failure in outcome.ifWriteFails { perform(failure, error: error) }
             case .rolledBack:
@@ -143,20 +133,21 @@ final class HostCore {
 
     private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
         for notice in commit.notices { note(notice.message, level: .warning) }
-        if let markerFailure { logger.warning("could not record the last live profile: \(markerFailure)") }
+        if let markerFailure { services.logger.warning("could not record the last live profile: \(markerFailure)") }
         run(commits.batchFinished(receipts: commit.written, failure: commit.failure, now: .now, stopping: stopping))
         finishStoppingIfReady()
     }
 
-    private func perform(_ outcome: Outcome) {
+    /// `written`: the generation the outcome's write became on disk, if it had one.
+    private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
         if let state = outcome.live {
             do {
-                try live.commit(state, holdSlots: plugins?.catalog.holdSlots(in: state.layout) ?? [])
+                try live.commit(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? [])
             } catch {
-                logger.error("could not encode the layout of revision \(state.revision): \(error)")
+                services.logger.error("could not encode the layout of revision \(state.revision): \(error)")
             }
             // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
-            plugins?.layoutChanged(state.layout)
+            inputs.plugins?.layoutChanged(state.layout)
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -182,7 +173,7 @@ final class HostCore {
         case .event(let event):
             emit(event)
         case let .log(level, message):
-            logger.log(level, message)
+            services.logger.log(level, message)
         case let .rebased(profile, file, rebase, revision, by, log):
             reportRebase(profile: profile, file: file, rebase, revision: revision, by: by, log: log)
         case let .welcome(id, requestID, level):
@@ -246,7 +237,7 @@ final class HostCore {
         do {
             session.connection.send(try OutboundLine(message.line()))
         } catch {
-            logger.error("could not encode a \(message.type) message: \(error)")
+            services.logger.error("could not encode a \(message.type) message: \(error)")
         }
     }
 
@@ -265,7 +256,7 @@ final class HostCore {
 
     /// Remembers a sentence for `status` and logs it.
     func note(_ notice: String, level: LogLevel = .warning) {
-        logger.log(level, notice)
+        services.logger.log(level, notice)
         notices.note(notice)
     }
 
@@ -301,7 +292,7 @@ final class HostCore {
         let id = session?.connection.id
         let bound = self.bound
         let finish = LoopBound(finished, loop: loop)
-        disk.run(job) { result in
+        services.disk.run(job) { result in
             bound.loop.execute {
                 let core = bound.value
                 finish.value(core, result)

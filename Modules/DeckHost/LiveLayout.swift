@@ -16,6 +16,9 @@ struct LiveLayout {
     private(set) var head: LiveState
     /// The committed revision's layout lines.
     private(set) var lines: LayoutLines
+    /// The newest generation on disk that a commit was written as (nil
+    /// until a change is committed): a reload's rebase names the one before it.
+    private(set) var written: DeckSnapshots.SnapshotInfo?
 
     init(_ state: LiveState) throws(TransportError) {
         committed = state
@@ -47,10 +50,13 @@ struct LiveLayout {
         return state
     }
 
-    /// `state` is durable: it becomes `committed`, and its lines are encoded.
-    /// Throws when the lines cannot be encoded (the old lines stay).
-    mutating func commit(_ state: LiveState, holdSlots: [DeckSlot] = []) throws(TransportError) {
+    /// `state` is durable (as the generation `written`, when it was a
+    /// write): it becomes `committed`, and its lines are encoded. Throws when
+    /// the lines cannot be encoded (the old lines stay).
+    mutating func commit(_ state: LiveState, written: DeckSnapshots.SnapshotInfo? = nil,
+                         holdSlots: [DeckSlot] = []) throws(TransportError) {
         committed = state
+        if let written { self.written = written }
         lines = try LayoutLines(state, holdSlots: holdSlots)
     }
 
@@ -60,6 +66,12 @@ struct LiveLayout {
         guard holdSlots != lines.holdSlots else { return false }
         lines = try LayoutLines(committed, holdSlots: holdSlots)
         return true
+    }
+
+    /// The generation just before the newest one committed: the one
+    /// `restore` brings back after a reload (0 when none is known).
+    var generationBeforeWritten: Int {
+        max((written?.generation ?? 1) - 1, 0)
     }
 
     /// A write failed: every change not on disk is forgotten.

@@ -57,6 +57,21 @@ struct LiveLayoutTests {
         #expect(other.profile == "stream" && other.source == nil && other.revision == 4)
         #expect(live.head.profile == "stream")
     }
+
+    /// A reload's rebase names the generation before its own for `restore`;
+    /// the commit keeps the newest one written, and one without a write keeps it.
+    @Test func aCommitRemembersTheGenerationItWasWrittenAs() throws {
+        var live = try LiveLayout(LiveState(profile: "default", revision: 1, layout: try Fixture.layout(["A"]), source: nil))
+        #expect(live.written == nil && live.generationBeforeWritten == 0)
+        let state = live.advance(layout: try Fixture.layout(["B"]), edits: [])
+        let info = SnapshotInfo(profile: "default", generation: 5, revision: 2, time: .now, reason: "reload", source: nil, bytes: 1)
+        try live.commit(state, written: info)
+        #expect(live.written == info && live.generationBeforeWritten == 4)
+        try live.commit(live.advance(layout: try Fixture.layout(["C"]), edits: []))
+        #expect(live.written?.generation == 5 && live.committed.revision == 3)
+        live.rollBack()
+        #expect(live.generationBeforeWritten == 4)
+    }
 }
 
 @Suite("DeviceAuth: tokens and the failed-attempt limit, asked at hello")
@@ -99,6 +114,23 @@ struct DeviceAuthTests {
         #expect(auth.unpair("kim") == nil)
         auth.undo(removed!)
         #expect(auth.tokens.name(forToken: old) == "kim")
+    }
+
+    @Test func devicesListsThePairedByNameWithWhenEachWasLastSeen() {
+        var auth = DeviceAuth(tokens: TokenStore(), path: "/x")
+        _ = auth.pair("zoe", now: 0)
+        _ = auth.pair("kim", now: 60)
+        auth.saw("kim", now: 86_400)
+        auth.saw("kim", now: 86_401)
+        auth.saw("gone", now: 5)  // a name no device has is never listed
+        #expect(auth.devices(connected: ["kim"]) == [
+            PairedDeviceInfo(name: "kim", pairedAt: "1970-01-01T00:01:00Z", lastSeen: "1970-01-02T00:00:01Z", connected: true),
+            PairedDeviceInfo(name: "zoe", pairedAt: "1970-01-01T00:00:00Z", lastSeen: nil, connected: false),
+        ])
+        // Seen stays across unpair and a new pair, as it did on the host.
+        _ = auth.unpair("kim")
+        _ = auth.pair("kim", now: 120)
+        #expect(auth.devices(connected: []).first?.lastSeen == "1970-01-02T00:00:01Z")
     }
 
     /// Issue 19: the limiter was checked (and pruned) for every line of a

@@ -23,8 +23,8 @@ extension HostCore {
         let scanPlugins = plugins ? pluginScan : nil
         // A save supersedes a watcher's scan still in progress; whoever asked
         // (deckctl reload, SIGHUP) is answered with what their scan read.
-        let ticket = reloads.requested(answered: session != nil || plugins)
-        let logger = self.logger
+        let ticket = inputs.reloads.requested(answered: session != nil || plugins)
+        let logger = services.logger
         onDisk(for: session, { _ in
             logger.debug("scan \(ticket.generation) of the layouts folder started")
             return (profiles: Result { () throws(DeckProfilesError) in
@@ -32,8 +32,8 @@ extension HostCore {
             }, plugins: scanPlugins?())
         }, then: { core, scanned in
             if let plugins = scanned.plugins { core.applyPlugins(plugins) }
-            guard core.reloads.finished(ticket) == .apply, let result = scanned.profiles.unwrapped else {
-                core.logger.info("a newer save of the layouts folder superseded scan \(ticket.generation); the newer one goes live instead")
+            guard core.inputs.reloads.finished(ticket) == .apply, let result = scanned.profiles.unwrapped else {
+                core.services.logger.info("a newer save of the layouts folder superseded scan \(ticket.generation); the newer one goes live instead")
                 return
             }
             let connection = session?.connection.id

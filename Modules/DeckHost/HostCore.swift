@@ -44,8 +44,6 @@ final class HostCore {
     var holds = HeldButtons()
     /// The layouts folder as last scanned.
     var catalog: ProfileCatalog
-    /// Which scan of the folder may go live (a newer save supersedes one in progress).
-    var reloads = ReloadGenerations()
     /// What `status` shows in `notices`.
     var notices: Notices
     /// Running, stopping, stopped (and the exit status).

@@ -40,6 +40,30 @@ def test_hold_then_release_opens_settings_and_an_edit_reaches_the_host_and_anoth
         other.close()
 
 
+def test_a_tap_in_arrange_mode_opens_settings_and_its_own_click_presses_nothing_on_the_sheet(phone, host):
+    """The tap's click comes after its release, where the finger was: on the sheet that tap
+    opened (Cancel, Remove). It is the touch's; the sheet stays open and nothing is removed."""
+    deck = Deck(phone)
+    deck.lift("0/0")
+    deck.up()
+    deck.wait_attr("arranging", "true")
+    before = host.layout()["layout"]
+    filled = [i for i, name in enumerate(deck.names(0)) if name]
+    assert len(filled) >= 5
+    for index in filled:
+        deck.quiet()
+        cell = deck.cell(index)
+        deck.down(cell["x"], cell["y"])
+        deck.up()
+        phone.wait("document.querySelector('[data-role=\"settings\"]').open", what=f"the sheet of 0/{index}")
+        # The tap's click is on its way once the touch's events are handled: a task, then two frames.
+        phone.js("new Promise(r => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 0))")
+        assert deck.settings() is not None and deck.settings()["slot"] == f"0/{index}", f"the sheet of 0/{index} closed by its own tap"
+        phone.js("document.querySelector('[data-role=\"cancel\"]').click()")
+        phone.wait("!document.querySelector('[data-role=\"settings\"]').open", what="the sheet to close on cancel")
+    assert host.layout()["layout"] == before, "a tap that opened the sheet pressed one of its buttons"
+
+
 def test_hold_drag_release_moves_and_the_tile_never_jumps_back(phone, host):
     deck = Deck(phone)
     with Device(host.tcp_port) as device:

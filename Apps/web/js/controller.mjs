@@ -37,7 +37,8 @@ export class Controller {
     this.gridModel = null;
     this.page = 0;
     this.pointerId = null;
-    this.touch = null; // {start, holdSlot, outputs: Set, startedAt}
+    this.touch = null; // {slot, holdSlot, holdDown, outputs: Set, pointerId}
+    this.openingTouch = null; // {pointerId, at}: the touch that opened the sheet, whose own click is still to come
     this.lastTouchEnd = -Infinity;
     this.timer = null;
     this.frame = 0;
@@ -58,6 +59,7 @@ export class Controller {
     grid.addEventListener('lostpointercapture', (e) => this.released(e));
     document.addEventListener('pointerup', (e) => this.released(e), true);
     grid.addEventListener('click', (e) => this.click(e));
+    document.addEventListener('click', (e) => this.swallowOpeningClick(e), true);
     grid.addEventListener('keydown', (e) => this.key(e));
     new ResizeObserver(() => this.fit()).observe(this.stage);
     this.reduceMotion.addEventListener('change', () => this.draw());
@@ -165,7 +167,7 @@ export class Controller {
     const scene = this.session.scene;
     const button = slot ? this.store.button(slot.page, slot.index) : null;
     const holdSlot = button && !scene.arranging && this.store.isHoldSlot(slot.page, slot.index) ? slot : null;
-    this.touch = { slot, holdSlot, holdDown: false, outputs: new Set() };
+    this.touch = { slot, holdSlot, holdDown: false, outputs: new Set(), pointerId: event.pointerId };
     if (holdSlot) this.touch.holdDown = this.press(holdSlot, 'down');
     this.feed(touchEvent('down', start, event.timeStamp / 1000));
   }
@@ -265,7 +267,7 @@ export class Controller {
         this.draw();
         this.renderer.glide(slotKey(action.slot.page, action.slot.index), this.liftedCenter);
         break;
-      case 'settings': if (!this.touch?.holdSlot) this.openSettings(action.slot); break;
+      case 'settings': if (!this.touch?.holdSlot) this.openSettings(action.slot, this.touch); break;
       case 'run': if (!this.touch?.holdSlot) this.press(action.slot, 'tap'); break;
       case 'page':
         this.page = action.page;
@@ -326,7 +328,12 @@ export class Controller {
     return true;
   }
 
-  openSettings(slot) {
+  /**
+   * Opens the settings sheet for a slot.
+   * @param {{page:number,index:number}} slot
+   * @param {{pointerId:number}|null} touch the touch whose release opened it, if one did
+   */
+  openSettings(slot, touch = null) {
     const layout = this.store.layout;
     const button = this.store.button(slot.page, slot.index);
     const targets = [];
@@ -334,6 +341,24 @@ export class Controller {
       if (p !== slot.page || i !== slot.index) targets.push({ page: p, index: i, button: b });
     }));
     this.sheet.open(slot, button, targets);
+    // Trap: a tap's click follows its pointerup and is hit-tested where the finger was, which
+    // is now the sheet that tap opened (Cancel, Remove): that click is the touch's, not the sheet's.
+    this.openingTouch = touch ? { pointerId: touch.pointerId, at: performance.now() } : null;
+  }
+
+  /** Stops the click of the touch that opened the sheet before it reaches the sheet (capture phase). */
+  swallowOpeningClick(event) {
+    const opening = this.openingTouch;
+    if (!opening) return;
+    // A click naming its pointer is the opening touch's or not; one that names none (a browser
+    // whose clicks are not pointer events) is the touch's when it came from a pointer, soon.
+    const named = typeof event.pointerId === 'number' && event.pointerId !== -1;
+    const ours = named ? event.pointerId === opening.pointerId
+      : event.detail !== 0 && performance.now() - opening.at < TOUCH_CLICK_WINDOW;
+    this.openingTouch = null;
+    if (!ours) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
   }
 
   // --- time and drawing -------------------------------------------------

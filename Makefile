@@ -95,6 +95,9 @@ screenshots: setup
 
 # Where make run serves the web deck: WEB=0.0.0.0:7532 serves phones on the local network.
 WEB ?= 127.0.0.1:7532
+# More deckd options for make run, e.g. DECKD_ARGS="--tls auto" to encrypt what phones send (docs/security.md).
+DECKD_ARGS ?=
+WEB_SCHEME := $(if $(findstring --tls,$(DECKD_ARGS)),https,http)
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -102,11 +105,11 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: open http://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
 		--listen 127.0.0.1:7531 --web $(WEB) --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
-		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins
+		--plugins "$${XDG_DATA_HOME:-$$HOME/.local/share}/deckd/plugins" --plugins plugins $(DECKD_ARGS)
 
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
 ## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.

@@ -18,7 +18,13 @@ struct SupersededReloadTests {
             + (0..<count).map { "  k\($0): \($0)\n" }.joined()
     }
 
-    @Test func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever() throws {
+    // Disabled: it races the folder watcher. In the full parallel suite it failed in two
+    // clean-clone runs with no supersession logged (the good layout did go live), and passed
+    // alone; renaming the huge file into place instead made it fail every time. The
+    // mechanism is tested without timing in ReloadGenerationsTests and SupersededScanTests;
+    // issue 18 stays open until this end-to-end test is deterministic.
+    @Test(.disabled("races the folder watcher under the full suite; see the comment above"))
+    func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever() throws {
         let host = try startedHost(arguments: ["--log-level", "debug"])
         let device = try host.device()
         // The huge file's own scan must have started before the good save:

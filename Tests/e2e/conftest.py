@@ -56,7 +56,22 @@ LAYOUT = textwrap.dedent("""\
     """)
 
 
-class LineClient:
+class Requests:
+    """What both kinds of device client do on top of their own send and recv."""
+
+    def recv_until(self, pred, timeout=10.0):
+        deadline = time.time() + timeout
+        while True:
+            m = self.recv(max(0.01, deadline - time.time()))
+            if pred(m):
+                return m
+
+    def request(self, msg, timeout=10.0):
+        rid = self.send(msg)
+        return self.recv_until(lambda m: m.get("id") == rid, timeout)
+
+
+class LineClient(Requests):
     """A TCP device speaking NDJSON."""
 
     def __init__(self, port):
@@ -86,22 +101,11 @@ class LineClient:
         line, self.buf = self.buf.split(b"\n", 1)
         return json.loads(line)
 
-    def recv_until(self, pred, timeout=10.0):
-        deadline = time.time() + timeout
-        while True:
-            m = self.recv(max(0.01, deadline - time.time()))
-            if pred(m):
-                return m
-
-    def request(self, msg, timeout=10.0):
-        rid = self.send(msg)
-        return self.recv_until(lambda m: m.get("id") == rid, timeout)
-
     def close(self):
         self.sock.close()
 
 
-class WSClient:
+class WSClient(Requests):
     """A browser-like device: the websockets package's sync client, JSON text messages."""
 
     def __init__(self, conn):
@@ -117,17 +121,6 @@ class WSClient:
 
     def recv(self, timeout=10.0):
         return json.loads(self.conn.recv(timeout=timeout))
-
-    def recv_until(self, pred, timeout=10.0):
-        deadline = time.time() + timeout
-        while True:
-            m = self.recv(max(0.01, deadline - time.time()))
-            if pred(m):
-                return m
-
-    def request(self, msg, timeout=10.0):
-        rid = self.send(msg)
-        return self.recv_until(lambda m: m.get("id") == rid, timeout)
 
     def hello(self, name="browser", **extra):
         return self.request(dict({"type": "hello", "protocol": 7, "device": {"name": name, "kind": "phone"}}, **extra))

@@ -46,17 +46,21 @@ def held_seconds(page):
     return float(re.match(r"held (\d+(?:\.\d+)?) s", shows).group(1))
 
 
+def hold_past_the_deck_hold(deck, page):
+    """Puts a finger on the hold button, waits for the plugin's `down`, and keeps it down past the
+    deck's own hold (the browser's clock, not a wait for a signal: the duration is what is under test)."""
+    cell = deck.tile("0/0")
+    deck.down(cell["x"], cell["y"])
+    page.wait(f"{SHOWS}.startsWith('holding')", what="the down edge (the plugin's 'holding…')")
+    page.js(f"new Promise(r => setTimeout(r, {PAST_THE_HOLD * 1000}))")
+
+
 def test_a_hold_button_sends_down_and_up_and_opens_no_settings(browser, talk_host):
     page = open_deck(browser, talk_host)
     try:
         deck = Deck(page)
-        cell = deck.tile("0/0")
-        deck.down(cell["x"], cell["y"])
-        # The plugin saw `down`: its title says it is held, while the finger is still down.
-        page.wait(f"{SHOWS}.startsWith('holding')", what="the down edge (the plugin's 'holding…')")
-        # Keep the finger down past the deck's own hold (the browser's clock, not a wait for a signal:
-        # the duration is what is under test).
-        page.js(f"new Promise(r => setTimeout(r, {PAST_THE_HOLD * 1000}))")
+        # The plugin sees `down` (its title says held) while the finger is still down.
+        hold_past_the_deck_hold(deck, page)
         assert deck.settings() is None, "a hold on a hold button opened its settings while held"
         # Held, it is talking: no "Release for settings" hint (a drag still lifts it to arrange).
         assert deck.hint() is None, "a held hold button offered its settings (the hint)"
@@ -73,10 +77,7 @@ def test_a_touch_the_browser_cancels_mid_hold_sends_up_at_once(browser, talk_hos
     page = open_deck(browser, talk_host)
     try:
         deck = Deck(page)
-        cell = deck.tile("0/0")
-        deck.down(cell["x"], cell["y"])
-        page.wait(f"{SHOWS}.startsWith('holding')", what="the down edge (the plugin's 'holding…')")
-        page.js(f"new Promise(r => setTimeout(r, {PAST_THE_HOLD * 1000}))")
+        hold_past_the_deck_hold(deck, page)
         # The browser takes the touch away (a system gesture, an incoming call): pointercancel.
         deck.page.touch("touchCancel")
         # `up` at once: the plugin's held time is the time the finger was down, not a timeout's.

@@ -264,5 +264,6 @@ extension HostCore {
         inputs = HostInputs()
         sessions.removeAll()
         holds = HeldButtons()
+        services.runner.releaseAfterStop()
     }
 }

@@ -102,6 +102,12 @@ public final class HostProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: deckd)
             process.arguments = options
         }
+        // The example plugins' launchers (plugins/counter/counter) look for
+        // their program in .build, else on PATH: this build's products first,
+        // so the sanitizer builds (.build-asan, .build-tsan) find theirs.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         handle.seekToEndOfFile()
         process.standardError = handle

@@ -123,7 +123,7 @@ public final class HostProcess: @unchecked Sendable {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
         // deckd has its own copy of the descriptor now.
-        try handle.close()
+        try? handle.close()
         self.process = process
         return process
     }

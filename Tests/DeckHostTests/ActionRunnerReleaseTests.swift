@@ -1,4 +1,5 @@
 import DeckModel
+import DeckProtocol
 import DeckTestSupport
 import Foundation
 import Glibc
@@ -33,7 +34,7 @@ struct ActionRunnerReleaseTests {
             held = host
             // Runs until the test's folder goes: it outlives the host's stop.
             runner.run(press("while [ -d '\(folder.path)' ]; do sleep 0.02; done")) { _ in
-                withExtendedLifetime(host) { ended.add(1, ordering: .relaxed) }
+                withExtendedLifetime(host) { _ = ended.add(1, ordering: .relaxed) }
             }
         }
         #expect(held != nil, "the runner holds `finished` while the command runs")

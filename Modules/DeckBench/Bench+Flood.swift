@@ -31,8 +31,10 @@ extension Bench {
         let flooders = try (0..<10).map { index in
             try Child(program, ["--flooder", "\(host.port)", "flooder \(index)"], watchFor: "flooding")
         }
+        // SIGKILL: a flooder inherits its starter's signal mask, and a test
+        // thread that starts deck-bench may have SIGTERM blocked.
         defer {
-            for flooder in flooders { flooder.signal(SIGTERM) }
+            for flooder in flooders { flooder.signal(SIGKILL) }
             for flooder in flooders { _ = flooder.wait() }
         }
         var all: [Double] = []
@@ -53,7 +55,7 @@ extension Bench {
         if let late = flooders.first(where: { $0.waitForLine(timeout: 0) == nil }) {
             throw BenchError.setup("a flooder never flooded: \(late.text.suffix(400))")
         }
-        for flooder in flooders { flooder.signal(SIGTERM) }
+        for flooder in flooders { flooder.signal(SIGKILL) }
         usleep(500_000)
         let afterKB = host.residentKB()
 
@@ -85,7 +87,7 @@ extension Bench {
 
     /// One flooder (`deck-bench --flooder PORT NAME`, started by ``measureFlood(deckd:)``):
     /// a handshaken device that sends pings, 256 to a write, and reads nothing,
-    /// until its socket fails or it is stopped. Blocking sends: once deckd
+    /// until its socket fails or it is killed. Blocking sends: once deckd
     /// stops reading it, the send waits.
     static func flood(port: UInt16, name: String) -> Int32 {
         guard let flooder = try? BenchDevice(port: port, name: name) else { return 1 }

@@ -1,3 +1,6 @@
+internal import CLinux
+import Glibc
+
 /// Backpressure (``ConnectionLimits/outputHighWater``): a peer whose output
 /// waits unread is not read either, so TCP holds it back.
 ///
@@ -26,6 +29,17 @@ extension Connection {
         readHeldByOutput = false
         guard lifecycle.isReceiving, !readPaused else { return }
         readAgain()
+    }
+
+    /// A closing connection reads nothing more, so nothing more is answered
+    /// unread: the kernel may take all it can of what is left, as it could
+    /// before the cap. Bytes the kernel took are still delivered after the
+    /// close timer (``ConnectionLimits/closeTimeout``) closes the socket;
+    /// bytes still in the host are not.
+    func uncapKernelOutput() {
+        guard limits.outputHighWater != nil, peer.family != .unix else { return }
+        // 0 is "the system's default" (no cap).
+        try? Sys.setOption(fileDescriptor, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, 0, "TCP_NOTSENT_LOWAT")
     }
 
     /// Whether input is held back by unread output (tests).

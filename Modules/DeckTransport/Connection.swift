@@ -266,6 +266,7 @@ public final class Connection {
             closeDescriptor()
             return
         case .flushThenClose:
+            uncapKernelOutput()
             startCloseTimer()
             scheduleFlush()
         case .shutDownAndLinger:

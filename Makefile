@@ -206,7 +206,8 @@ fuzz-regress: fuzz-build
 ## each in its own build folder (.build-asan, .build-tsan) so .build is untouched (docs/reliability.md)
 sanitize: sanitize-address sanitize-thread
 
-ASAN_ENV := $(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp
+# DECK_SANITIZER tells the tests which bounds do not hold under it (FloodTests' memory).
+ASAN_ENV := $(FUZZ_ENV) DECK_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp
 sanitize-address: setup
 	@# The leak suppression's proof: still a report without it, none with it.
 	@mkdir -p .build-asan && $(SWIFTC) -sanitize=address Support/sanitizers/EmptyReadProof.swift -o .build-asan/empty-read-proof
@@ -216,7 +217,7 @@ sanitize-address: setup
 	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
 	$(ASAN_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
 
-# DECK_SANITIZER tells the tests which can not run under it (FileSizeLimitTests).
+# DECK_SANITIZER tells the tests which can not run under it (FileSizeLimitTests, FloodTests' memory bound).
 TSAN_ENV := $(FUZZ_ENV) DECK_SANITIZER=thread
 TSAN_SUPP := suppressions=$(CURDIR)/Support/sanitizers/tsan.supp exitcode=66
 sanitize-thread: setup

@@ -1,0 +1,225 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CWslay
+
+/// The server side of one WebSocket (RFC 6455, WEB.md §4) by wslay's event
+/// API, without a socket: bytes from the client in, text messages and an
+/// end out, and the bytes to write back (pongs, the answer to a close, a
+/// close with its code) taken with ``takeOutput()``. ``WebSocketFraming``
+/// drives it on a connection; the fuzz target `websocket` feeds it any bytes.
+/// wslay reassembles fragments, answers pings and close frames, and refuses
+/// frames the RFC forbids (unmasked, bad opcodes, oversized or fragmented
+/// control frames); each such refusal closes with 1002.
+///
+/// A class, not a value: wslay's callbacks find their state through a pointer to it.
+package final class WebSocketCodec {
+    /// What ended the conversation.
+    package enum End: Equatable, Sendable {
+        /// A text message over the limit, known from its frame headers: the
+        /// host answers `error tooLarge` and closes with 1009 (``close(code:)``).
+        case tooLarge
+        /// The client's close frame, answered already.
+        case peerClosed
+        /// A frame RFC 6455 or WEB.md §4 forbids: the close with `code` is written already.
+        case violation(code: UInt16, why: String)
+    }
+
+    /// The end, once there is one; nothing is read after it.
+    package private(set) var end: End?
+    /// When the peer was last heard from (monotonic), and whether a ping awaits its pong.
+    package private(set) var lastHeard: ContinuousClock.Instant
+    package private(set) var pingSent = false
+
+    private var context: OpaquePointer?
+    private let maxMessageBytes: UInt64
+    /// The chunk being read (only during `wslay_event_recv`).
+    private var input: UnsafeBufferPointer<UInt8>?
+    private var inputOffset = 0
+    /// Bytes wslay wrote, not yet taken.
+    private var output: [UInt8] = []
+    /// Text messages completed during one ``receive(_:)``.
+    private var arrived: [Data] = []
+    /// The size of the text message being received, its fragments so far.
+    private var messageBytes: UInt64 = 0
+
+    /// A codec whose text messages may be up to `maxMessageBytes` long.
+    package init(maxMessageBytes: Int) throws(WebError) {
+        self.maxMessageBytes = UInt64(maxMessageBytes)
+        lastHeard = .now
+        var callbacks = wslay_event_callbacks()
+        callbacks.recv_callback = { context, buffer, length, _, user in
+            WebSocketCodec.of(user).read(into: buffer, length, context)
+        }
+        callbacks.send_callback = { _, data, length, _, user in
+            WebSocketCodec.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+            return length
+        }
+        callbacks.on_frame_recv_start_callback = { _, argument, user in
+            guard let argument else { return }
+            WebSocketCodec.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
+        }
+        callbacks.on_msg_recv_callback = { _, argument, user in
+            guard let argument else { return }
+            let message = argument.pointee
+            WebSocketCodec.of(user).messageArrived(opcode: message.opcode, UnsafeBufferPointer(start: message.msg,
+                                                                                                count: message.msg_length))
+        }
+        var made: OpaquePointer?
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        guard wslay_event_context_server_init(&made, &callbacks, user) == 0, let made else {
+            throw .resource("could not make a WebSocket context (out of memory)")
+        }
+        context = made
+    }
+
+    deinit {
+        wslay_event_context_free(context)
+    }
+
+    private static func of(_ user: UnsafeMutableRawPointer?) -> WebSocketCodec {
+        Unmanaged<WebSocketCodec>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    // MARK: wslay's callbacks
+
+    private func read(into buffer: UnsafeMutablePointer<UInt8>?, _ length: Int, _ context: OpaquePointer?) -> Int {
+        guard end == nil, let input, inputOffset < input.count, let buffer else {
+            wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+            return -1
+        }
+        let count = min(length, input.count - inputOffset)
+        buffer.update(from: input.baseAddress! + inputOffset, count: count)
+        inputOffset += count
+        return count
+    }
+
+    private func frameStarts(opcode: UInt8, length: UInt64) {
+        lastHeard = .now
+        pingSent = false
+        switch UInt32(opcode) {
+        case WSLAY_BINARY_FRAME.rawValue:
+            end = end ?? .violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)")
+        case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
+            messageBytes = (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue ? 0 : messageBytes) &+ length
+            // Known from the frame header, before wslay buffers the payload.
+            if messageBytes > maxMessageBytes, end == nil { end = .tooLarge }
+        default:
+            break
+        }
+    }
+
+    private func messageArrived(opcode: UInt8, _ payload: UnsafeBufferPointer<UInt8>) {
+        guard end == nil, UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue else { return }
+        guard String(validating: payload, as: UTF8.self) != nil else {
+            end = .violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8")
+            return
+        }
+        arrived.append(Data(payload))
+    }
+
+    // MARK: the connection's side
+
+    /// Bytes from the client: the text messages they complete, in order.
+    /// Pongs, the answer to a close and a close for a violation are then in
+    /// ``takeOutput()``; an end, if these bytes made one, in ``end``.
+    package func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> [Data] {
+        input = bytes
+        inputOffset = 0
+        let result = wslay_event_recv(context)
+        input = nil
+        if result == Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue) {
+            // Our recv callback only ever reports WOULDBLOCK, so this is wslay 1.1's frame layer refusing a
+            // header (a control frame over 125 bytes or in fragments, a length with its top bit set) before
+            // any frame callback sees it; wslay then queues a close with no status code. That one stays
+            // unsent (writing shut down) and ours, with the code, goes instead.
+            end = end ?? .violation(code: 1002,
+                                    why: "sent a WebSocket frame header RFC 6455 forbids (a control frame over 125 bytes or in fragments)")
+            wslay_event_shutdown_write(context)
+            sendClose(code: closeCode(of: end))
+        } else if result < 0 {
+            end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
+        }
+        // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
+        if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
+        pump()  // pongs, the answer to a close, a close of ours or wslay's
+        if end == nil && wslay_event_get_close_received(context) != 0 { end = .peerClosed }
+        if end == nil && (wslay_event_get_read_enabled(context) == 0 || wslay_event_get_close_sent(context) != 0) {
+            // wslay refused a frame and sent its own close (1002).
+            end = .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
+        }
+        defer { arrived.removeAll(keepingCapacity: true) }
+        if case .violation = end { return [] }
+        return arrived
+    }
+
+    /// One text message to the client (a host line without its LF).
+    package func send(text payload: UnsafeRawBufferPointer) {
+        var message = wslay_event_msg(opcode: UInt8(WSLAY_TEXT_FRAME.rawValue),
+                                      msg: payload.baseAddress?.assumingMemoryBound(to: UInt8.self), msg_length: payload.count)
+        _ = wslay_event_queue_msg(context, &message)  // copies the payload
+        pump()
+    }
+
+    /// A ping (the host's keep-alive for a silent socket, WEB.md §4).
+    package func ping() {
+        var message = wslay_event_msg(opcode: UInt8(WSLAY_PING.rawValue), msg: nil, msg_length: 0)
+        _ = wslay_event_queue_msg(context, &message)
+        pingSent = true
+        pump()
+    }
+
+    /// The close frame with `code`, unless a close went out already or writing is shut.
+    package func close(code: UInt16) {
+        guard wslay_event_get_close_sent(context) == 0, wslay_event_get_write_enabled(context) != 0 else { return }
+        _ = wslay_event_queue_close(context, code, nil, 0)
+        pump()
+    }
+
+    /// The bytes to write to the client since the last call.
+    package func takeOutput() -> [UInt8] {
+        defer { output.removeAll(keepingCapacity: output.capacity <= 64 * 1024) }
+        return output
+    }
+
+    /// The code a close for `end` carries when wslay's own close is kept unsent.
+    private func closeCode(of end: End?) -> UInt16 {
+        switch end {
+        case .violation(let code, _): code
+        case .tooLarge: 1009
+        case .peerClosed, nil: 1002
+        }
+    }
+
+    /// Writes a close frame with `code` by wslay's frame API, for when the event
+    /// context cannot send one (its own close, without a code, is queued first).
+    private func sendClose(code: UInt16) {
+        var callbacks = wslay_frame_callbacks()
+        callbacks.send_callback = { data, length, _, user in
+            WebSocketCodec.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+            return length
+        }
+        var frameContext: OpaquePointer?
+        guard wslay_frame_context_init(&frameContext, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0,
+              let frameContext else { return }  // out of memory: the connection closes without a close frame
+        defer { wslay_frame_context_free(frameContext) }
+        let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)]  // network byte order
+        payload.withUnsafeBufferPointer { bytes in
+            var iocb = wslay_frame_iocb()
+            iocb.fin = 1
+            iocb.opcode = UInt8(WSLAY_CONNECTION_CLOSE.rawValue)
+            iocb.mask = 0  // a server's frames are never masked
+            iocb.payload_length = UInt64(bytes.count)
+            iocb.data = bytes.baseAddress
+            iocb.data_length = bytes.count
+            _ = wslay_frame_send(frameContext, &iocb)  // the send callback takes every byte
+        }
+    }
+
+    /// Has wslay write what it queued.
+    private func pump() {
+        _ = wslay_event_send(context)
+    }
+}

@@ -147,11 +147,15 @@ package final class WebSocketCodec {
         pump()  // pongs, the answer to a close, a close of ours or wslay's
         if end == nil && wslay_event_get_close_received(context) != 0 { end = .peerClosed }
         if end == nil && (wslay_event_get_read_enabled(context) == 0 || wslay_event_get_close_sent(context) != 0) {
-            // wslay refused a frame and sent its own close (1002).
-            end = .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
+            // wslay refused a frame and sent its own close: 1007 for a text message or close reason that is
+            // not UTF-8 (it checks as the payload comes, so the check in messageArrived rarely gets the chance), else 1002.
+            let sent = wslay_event_get_status_code_sent(context)
+            end = sent == 1007
+                ? .violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8")
+                : .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
         }
+        // The messages before an end are the host's, whether or not they came in the same read as it.
         defer { arrived.removeAll(keepingCapacity: true) }
-        if case .violation = end { return [] }
         return arrived
     }
 

@@ -30,10 +30,7 @@ final class WebSocketFraming: MessageFraming {
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, deliver: (Data) -> Bool) -> FramingOutcome {
         held += codec.receive(bytes)
         flush(connection)
-        if case .violation(_, let why) = codec.end {
-            endReported = true
-            return .violation(why)
-        }
+        // Any end (a violation too) is reported after the messages before it are delivered.
         return deliverHeld(on: connection, deliver)
     }
 

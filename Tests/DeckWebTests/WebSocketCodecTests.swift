@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import DeckWeb
+
+/// The WebSocket frame layer without a socket (WEB.md §4). The inputs are the
+/// fuzz target's findings (Fuzz/Crashes/websocket, docs/reliability.md).
+@Suite("WebSocket codec")
+struct WebSocketCodecTests {
+    /// A client's frame: masked with a zero key, so the payload reads as it is.
+    private static func frame(_ opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        precondition(payload.count < 126)
+        return [0x80 | opcode, 0x80 | UInt8(payload.count), 0, 0, 0, 0] + payload
+    }
+
+    private static let hello = Array(#"{"type":"hello","protocol":9,"name":"Web phone"}"#.utf8)
+
+    /// Feeds `pieces` as reads; returns the messages, the end and the close code written.
+    private static func run(_ pieces: [[UInt8]]) throws -> (messages: [String], end: WebSocketCodec.End?, closeCode: Int?) {
+        let codec = try WebSocketCodec(maxMessageBytes: 1 << 20)
+        var messages: [String] = []
+        var written: [UInt8] = []
+        for piece in pieces where codec.end == nil {
+            messages += piece.withUnsafeBufferPointer { codec.receive($0) }.map { String(decoding: $0, as: UTF8.self) }
+            written += codec.takeOutput()
+        }
+        // The last frame written: a close (opcode 8) with its code.
+        let close = written.count >= 4 && written[written.count - 4] == 0x88 && written[written.count - 3] == 2
+        let code = close ? Int(written[written.count - 2]) << 8 | Int(written[written.count - 1]) : nil
+        return (messages, codec.end, code)
+    }
+
+    @Test func aMessageBeforeAViolationReachesTheHostHoweverTheReadsAreCut() throws {
+        let text = Self.frame(0x1, Self.hello)
+        let binary = Self.frame(0x2, [0, 1, 2])
+        let together = try Self.run([text + binary])
+        let apart = try Self.run([text, binary])
+        #expect(apart.messages == [String(decoding: Self.hello, as: UTF8.self)])
+        #expect(together.messages == apart.messages)
+        #expect(together.closeCode == 1003 && apart.closeCode == 1003)
+    }
+
+    @Test func invalidUTF8IsAViolationWith1007OnTheWireAndInTheEnd() throws {
+        let result = try Self.run([Self.frame(0x1, Array(#"{"name":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))])
+        #expect(result.messages.isEmpty)
+        #expect(result.closeCode == 1007)
+        guard case .violation(let code, let why)? = result.end else {
+            Issue.record("no violation: \(String(describing: result.end))")
+            return
+        }
+        #expect(code == 1007)
+        #expect(why.contains("UTF-8"))
+    }
+
+    @Test func aClientsCloseIsAnsweredAndEndsTheConversation() throws {
+        let result = try Self.run([Self.frame(0x1, Self.hello) + Self.frame(0x8, [0x03, 0xE8])])
+        #expect(result.messages.count == 1)
+        #expect(result.end == .peerClosed)
+        #expect(result.closeCode == 1000)
+    }
+}

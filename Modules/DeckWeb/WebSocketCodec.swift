@@ -101,11 +101,11 @@ package final class WebSocketCodec {
         pingSent = false
         switch UInt32(opcode) {
         case WSLAY_BINARY_FRAME.rawValue:
-            end = end ?? .violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)")
+            ended(.violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)"))
         case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
             messageBytes = (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue ? 0 : messageBytes) &+ length
             // Known from the frame header, before wslay buffers the payload.
-            if messageBytes > maxMessageBytes, end == nil { end = .tooLarge }
+            if messageBytes > maxMessageBytes { ended(.tooLarge) }
         default:
             break
         }
@@ -114,10 +114,19 @@ package final class WebSocketCodec {
     private func messageArrived(opcode: UInt8, _ payload: UnsafeBufferPointer<UInt8>) {
         guard end == nil, UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue else { return }
         guard String(validating: payload, as: UTF8.self) != nil else {
-            end = .violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8")
+            ended(.violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8"))
             return
         }
         arrived.append(Data(payload))
+    }
+
+    /// The conversation ends here: wslay reads no further frame, not even one
+    /// it has buffered already (it went on to refuse a bad one after this and
+    /// close with 1002 itself, and the close code depended on how the reads were cut).
+    private func ended(_ reason: End) {
+        guard end == nil else { return }
+        end = reason
+        wslay_event_shutdown_read(context)
     }
 
     // MARK: the connection's side

@@ -15,12 +15,18 @@ struct WebSocketCodecTests {
     private static let hello = Array(#"{"type":"hello","protocol":9,"name":"Web phone"}"#.utf8)
 
     /// Feeds `pieces` as reads; returns the messages, the end and the close code written.
-    private static func run(_ pieces: [[UInt8]]) throws -> (messages: [String], end: WebSocketCodec.End?, closeCode: Int?) {
-        let codec = try WebSocketCodec(maxMessageBytes: 1 << 20)
+    /// A message over the limit is closed with 1009 by the host, as `WebSocketFraming.finish` does.
+    private static func run(_ pieces: [[UInt8]], limit: Int = 1 << 20) throws
+        -> (messages: [String], end: WebSocketCodec.End?, closeCode: Int?) {
+        let codec = try WebSocketCodec(maxMessageBytes: limit)
         var messages: [String] = []
         var written: [UInt8] = []
         for piece in pieces where codec.end == nil {
             messages += piece.withUnsafeBufferPointer { codec.receive($0) }.map { String(decoding: $0, as: UTF8.self) }
+            written += codec.takeOutput()
+        }
+        if codec.end == .tooLarge {
+            codec.close(code: 1009)
             written += codec.takeOutput()
         }
         // The last frame written: a close (opcode 8) with its code.
@@ -56,5 +62,22 @@ struct WebSocketCodecTests {
         #expect(result.messages.count == 1)
         #expect(result.end == .peerClosed)
         #expect(result.closeCode == 1000)
+    }
+
+    /// Nothing after the frame that ends the conversation is read, even in the same read: wslay
+    /// went on parsing the bytes it had buffered, refused the bad frame after the oversized one and
+    /// closed with 1002 before the host could close with 1009 (one byte at a time: 1009).
+    @Test(arguments: [
+        (0x1 as UInt8, 1009),  // over the limit
+        (0x2, 1003),  // binary
+    ])
+    func whatEndsTheConversationDecidesItsCloseCodeWhateverFollows(opcode: UInt8, code: Int) throws {
+        let ending = opcode == 0x1 ? Self.frame(0x1, Array(repeating: 0x61, count: 100)) : Self.frame(0x2, [0, 1])
+        let badFrame: [UInt8] = [0xF2, 0x80, 0, 0, 0, 0]  // reserved bits set
+        let together = try Self.run([ending + badFrame], limit: 50)
+        let apart = try Self.run([ending, badFrame], limit: 50)
+        #expect(together.closeCode == code)
+        #expect(apart.closeCode == code)
+        #expect(together.end == apart.end)
     }
 }

@@ -22,18 +22,24 @@ package enum PairingCode {
 
     /// The code in normal form, read as Crockford says: any case, hyphens
     /// ignored, O as 0, I and L as 1. nil when it cannot be a code.
+    ///
+    /// Byte by byte, in ASCII: Crockford's symbols are ASCII, and Unicode case
+    /// mapping or comparison would read "ﬁ" as "FI", "ß" as "SS", "ı" as "I"
+    /// and the Kelvin sign as K (found by the `pairing` fuzz target).
     package static func normalized(_ text: String) -> String? {
-        var result = ""
-        for character in text.uppercased() where character != "-" {
-            let read: Character
-            switch character {
-            case "O": read = "0"
-            case "I", "L": read = "1"
-            default: read = character
+        var result: [UInt8] = []
+        for byte in text.utf8 where byte != UInt8(ascii: "-") {
+            let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : byte
+            let read: UInt8 = switch upper {
+            case UInt8(ascii: "O"): UInt8(ascii: "0")
+            case UInt8(ascii: "I"), UInt8(ascii: "L"): UInt8(ascii: "1")
+            default: upper
             }
-            guard alphabet.contains(read) else { return nil }
+            guard alphabetBytes.contains(read), result.count < length else { return nil }
             result.append(read)
         }
-        return result.count == length ? result : nil
+        return result.count == length ? String(decoding: result, as: UTF8.self) : nil
     }
+
+    private static let alphabetBytes = Set(alphabet.map { $0.asciiValue! })
 }

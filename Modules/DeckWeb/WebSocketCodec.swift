@@ -42,8 +42,15 @@ package final class WebSocketCodec {
     private var output: [UInt8] = []
     /// Text messages completed during one ``receive(_:)``.
     private var arrived: [Data] = []
-    /// The size of the text message being received, its fragments so far.
+    /// The size of the text message being received, its fragments so far (from their headers).
     private var messageBytes: UInt64 = 0
+    /// The text message being received, as its frames' payloads come (wslay buffers no data frame).
+    private var message: [UInt8] = []
+    /// Whether the frame being received is part of a text message (not a control frame).
+    private var inTextFrame = false
+    /// wslay's writing is shut (it had queued a close we do not want sent): frames go by its frame API.
+    private var framedByHand = false
+    private var closedByHand = false
 
     /// A codec whose text messages may be up to `maxMessageBytes` long.
     package init(maxMessageBytes: Int) throws(WebError) {
@@ -61,11 +68,14 @@ package final class WebSocketCodec {
             guard let argument else { return }
             WebSocketCodec.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
         }
+        callbacks.on_frame_recv_chunk_callback = { _, argument, user in
+            guard let argument else { return }
+            WebSocketCodec.of(user).chunkArrived(UnsafeBufferPointer(start: argument.pointee.data,
+                                                                     count: argument.pointee.data_length))
+        }
         callbacks.on_msg_recv_callback = { _, argument, user in
             guard let argument else { return }
-            let message = argument.pointee
-            WebSocketCodec.of(user).messageArrived(opcode: message.opcode, UnsafeBufferPointer(start: message.msg,
-                                                                                                count: message.msg_length))
+            WebSocketCodec.of(user).messageArrived(opcode: argument.pointee.opcode)
         }
         var made: OpaquePointer?
         let user = Unmanaged.passUnretained(self).toOpaque()
@@ -73,6 +83,11 @@ package final class WebSocketCodec {
             throw .resource("could not make a WebSocket context (out of memory)")
         }
         context = made
+        // wslay would allocate each data frame's payload at its header, whatever length it claims (up
+        // to 2 GiB, past which it closes with 1009 before our callback sees the header): it buffers
+        // control frames only (125 bytes at most), and the codec keeps a text message up to the limit.
+        wslay_event_config_set_no_buffering(made, 1)
+        wslay_event_config_set_max_recv_msg_length(made, UInt64.max)
     }
 
     deinit {
@@ -99,25 +114,35 @@ package final class WebSocketCodec {
     private func frameStarts(opcode: UInt8, length: UInt64) {
         lastHeard = .now
         pingSent = false
+        inTextFrame = false
         switch UInt32(opcode) {
         case WSLAY_BINARY_FRAME.rawValue:
             ended(.violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)"))
         case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
-            messageBytes = (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue ? 0 : messageBytes) &+ length
-            // Known from the frame header, before wslay buffers the payload.
+            if UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue {
+                messageBytes = 0
+                message.removeAll(keepingCapacity: message.capacity <= 64 * 1024)
+            }
+            messageBytes &+= length
+            // Known from the frame header, before any of its payload is kept.
             if messageBytes > maxMessageBytes { ended(.tooLarge) }
+            inTextFrame = true
         default:
             break
         }
     }
 
-    private func messageArrived(opcode: UInt8, _ payload: UnsafeBufferPointer<UInt8>) {
+    private func chunkArrived(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if inTextFrame, end == nil { message.append(contentsOf: bytes) }
+    }
+
+    private func messageArrived(opcode: UInt8) {
         guard end == nil, UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue else { return }
-        guard String(validating: payload, as: UTF8.self) != nil else {
+        guard String(validating: message, as: UTF8.self) != nil else {
             ended(.violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8"))
             return
         }
-        arrived.append(Data(payload))
+        arrived.append(Data(message))
     }
 
     /// The conversation ends here: wslay reads no further frame, not even one
@@ -146,13 +171,16 @@ package final class WebSocketCodec {
             // unsent (writing shut down) and ours, with the code, goes instead.
             end = end ?? .violation(code: 1002,
                                     why: "sent a WebSocket frame header RFC 6455 forbids (a control frame over 125 bytes or in fragments)")
-            wslay_event_shutdown_write(context)
-            sendClose(code: closeCode(of: end))
+            writeByHand()
+            close(code: closeCode(of: end))
         } else if result < 0 {
             end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
         }
         // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
         if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
+        // wslay may have gone on to check the oversized message's first bytes and queued a close with 1007
+        // (or 1002 for a bad frame); the host answers `tooLarge` and closes with 1009, as without them.
+        if end == .tooLarge { writeByHand() }
         pump()  // pongs, the answer to a close, a close of ours or wslay's
         if end == nil && wslay_event_get_close_received(context) != 0 { end = .peerClosed }
         if end == nil && (wslay_event_get_read_enabled(context) == 0 || wslay_event_get_close_sent(context) != 0) {
@@ -170,6 +198,10 @@ package final class WebSocketCodec {
 
     /// One text message to the client (a host line without its LF).
     package func send(text payload: UnsafeRawBufferPointer) {
+        if framedByHand {
+            frameByHand(opcode: UInt8(WSLAY_TEXT_FRAME.rawValue), payload.assumingMemoryBound(to: UInt8.self))
+            return
+        }
         var message = wslay_event_msg(opcode: UInt8(WSLAY_TEXT_FRAME.rawValue),
                                       msg: payload.baseAddress?.assumingMemoryBound(to: UInt8.self), msg_length: payload.count)
         _ = wslay_event_queue_msg(context, &message)  // copies the payload
@@ -178,6 +210,7 @@ package final class WebSocketCodec {
 
     /// A ping (the host's keep-alive for a silent socket, WEB.md §4).
     package func ping() {
+        guard !framedByHand else { return }
         var message = wslay_event_msg(opcode: UInt8(WSLAY_PING.rawValue), msg: nil, msg_length: 0)
         _ = wslay_event_queue_msg(context, &message)
         pingSent = true
@@ -186,6 +219,12 @@ package final class WebSocketCodec {
 
     /// The close frame with `code`, unless a close went out already or writing is shut.
     package func close(code: UInt16) {
+        if framedByHand {
+            let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)]  // network byte order
+            payload.withUnsafeBufferPointer { frameByHand(opcode: UInt8(WSLAY_CONNECTION_CLOSE.rawValue), $0) }
+            closedByHand = true
+            return
+        }
         guard wslay_event_get_close_sent(context) == 0, wslay_event_get_write_enabled(context) != 0 else { return }
         _ = wslay_event_queue_close(context, code, nil, 0)
         pump()
@@ -206,9 +245,17 @@ package final class WebSocketCodec {
         }
     }
 
-    /// Writes a close frame with `code` by wslay's frame API, for when the event
-    /// context cannot send one (its own close, without a code, is queued first).
-    private func sendClose(code: UInt16) {
+    /// From now on frames are written by wslay's frame API: the event
+    /// context's writing is shut, so a close it queued (without our code,
+    /// or with another) is never sent, nor any control frame queued with it.
+    private func writeByHand() {
+        wslay_event_shutdown_write(context)
+        framedByHand = true
+    }
+
+    /// One unmasked frame (a server's are never masked), unless the close went out already.
+    private func frameByHand(opcode: UInt8, _ payload: UnsafeBufferPointer<UInt8>) {
+        guard !closedByHand else { return }
         var callbacks = wslay_frame_callbacks()
         callbacks.send_callback = { data, length, _, user in
             WebSocketCodec.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
@@ -216,19 +263,16 @@ package final class WebSocketCodec {
         }
         var frameContext: OpaquePointer?
         guard wslay_frame_context_init(&frameContext, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0,
-              let frameContext else { return }  // out of memory: the connection closes without a close frame
+              let frameContext else { return }  // out of memory: the connection closes without this frame
         defer { wslay_frame_context_free(frameContext) }
-        let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)]  // network byte order
-        payload.withUnsafeBufferPointer { bytes in
-            var iocb = wslay_frame_iocb()
-            iocb.fin = 1
-            iocb.opcode = UInt8(WSLAY_CONNECTION_CLOSE.rawValue)
-            iocb.mask = 0  // a server's frames are never masked
-            iocb.payload_length = UInt64(bytes.count)
-            iocb.data = bytes.baseAddress
-            iocb.data_length = bytes.count
-            _ = wslay_frame_send(frameContext, &iocb)  // the send callback takes every byte
-        }
+        var iocb = wslay_frame_iocb()
+        iocb.fin = 1
+        iocb.opcode = opcode
+        iocb.mask = 0
+        iocb.payload_length = UInt64(payload.count)
+        iocb.data = payload.baseAddress
+        iocb.data_length = payload.count
+        _ = wslay_frame_send(frameContext, &iocb)  // the send callback takes every byte
     }
 
     /// Has wslay write what it queued.

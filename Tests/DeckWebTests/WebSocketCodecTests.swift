@@ -80,4 +80,33 @@ struct WebSocketCodecTests {
         #expect(apart.closeCode == code)
         #expect(together.end == apart.end)
     }
+
+    /// wslay checks a text frame's first bytes for UTF-8 in the same step as its header: an
+    /// oversized message with a bad byte early was closed 1007 by wslay when it came in one read,
+    /// 1009 by the host when cut after the header. The host's `tooLarge` line goes out before 1009.
+    @Test func aMessageOverTheLimitIsClosed1009WhateverItsFirstBytesAre() throws {
+        let oversized = Self.frame(0x1, Array(#"{"type"#.utf8) + [0x80] + Array(repeating: 0x61, count: 60))
+        let together = try Self.run([oversized], limit: 50)
+        let apart = try Self.run([Array(oversized.prefix(6)), Array(oversized.dropFirst(6))], limit: 50)
+        #expect(together.end == .tooLarge && apart.end == .tooLarge)
+        #expect(together.closeCode == 1009)
+        #expect(apart.closeCode == 1009)
+        let codec = try WebSocketCodec(maxMessageBytes: 50)
+        _ = oversized.withUnsafeBufferPointer { codec.receive($0) }
+        _ = codec.takeOutput()
+        Array(#"{"type":"error","code":"tooLarge"}"#.utf8).withUnsafeBytes { codec.send(text: $0) }
+        codec.close(code: 1009)
+        let written = codec.takeOutput()
+        #expect(written.first == 0x81 && written.suffix(4) == [0x88, 2, 0x03, 0xF1])  // the line, then the close
+    }
+
+    /// A header may claim any length: wslay closed one over 2 GiB with its own 1009 before the
+    /// codec saw it (recorded as a 1002 violation), and allocated the payload of any shorter one.
+    @Test(arguments: [UInt64(3) << 30, UInt64(1) << 31 - 1, UInt64(1) << 62])
+    func aHeaderClaimingAHugeLengthIsAMessageOverTheLimit(length: UInt64) throws {
+        let header: [UInt8] = [0x81, 0xFF] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> ($0 * 8)) } + [0, 0, 0, 0]
+        let result = try Self.run([header + Array("{}".utf8)], limit: 1 << 20)
+        #expect(result.end == .tooLarge)
+        #expect(result.closeCode == 1009)
+    }
 }

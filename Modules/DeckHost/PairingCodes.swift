@@ -1,7 +1,8 @@
 import DeckProtocol
 
-/// The one-time pairing codes of WEB.md §3 (their text: ``PairingCode``), as a value: `deckctl pair NAME`
-/// issues one beside the token; a `hello` that carries it is paired as NAME
+/// The one-time pairing codes of WEB.md §3, as a value (their text is
+/// DeckProtocol's `PairingCode`): `deckctl pair NAME` issues one beside the
+/// token; a `hello` that carries it is paired as NAME
 /// and gets the token in its `welcome`. A code works once, for ``lifetime``;
 /// it is not a token, so a photo of the QR code is useless once it has been
 /// used or has expired. Time comes in (`now`), so tests drive expiry directly.

@@ -35,9 +35,13 @@ package final class WebSocketCodec {
 
     private var context: OpaquePointer?
     private let maxMessageBytes: UInt64
-    /// The chunk being read (only during `wslay_event_recv`).
+    /// The chunk being read (only during `wslay_event_recv`), and where a read of it must end.
     private var input: UnsafeBufferPointer<UInt8>?
     private var inputOffset = 0
+    private var cuts: ArraySlice<Int> = []
+    /// Where the frames are, and the bytes held back until a header or a control frame is whole.
+    private var frameCuts = WebSocketFrameCuts()
+    private var heldBack: [UInt8] = []
     /// Bytes wslay wrote, not yet taken.
     private var output: [UInt8] = []
     /// Text messages completed during one ``receive(_:)``.
@@ -105,7 +109,9 @@ package final class WebSocketCodec {
             wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
             return -1
         }
-        let count = min(length, input.count - inputOffset)
+        // A read ends where a control frame starts or ends: wslay then has each one whole in its buffer.
+        while let cut = cuts.first, cut <= inputOffset { cuts.removeFirst() }
+        let count = min(length, (cuts.first ?? input.count) - inputOffset)
         buffer.update(from: input.baseAddress! + inputOffset, count: count)
         inputOffset += count
         return count
@@ -160,10 +166,13 @@ package final class WebSocketCodec {
     /// Pongs, the answer to a close and a close for a violation are then in
     /// ``takeOutput()``; an end, if these bytes made one, in ``end``.
     package func receive(_ bytes: UnsafeBufferPointer<UInt8>) -> [Data] {
-        input = bytes
-        inputOffset = 0
-        let result = wslay_event_recv(context)
-        input = nil
+        let result: Int32
+        if heldBack.isEmpty {
+            result = recv(bytes)
+        } else {
+            let stream = heldBack + bytes
+            result = stream.withUnsafeBufferPointer { recv($0) }
+        }
         if result == Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue) {
             // Our recv callback only ever reports WOULDBLOCK, so this is wslay 1.1's frame layer refusing a
             // header (a control frame over 125 bytes or in fragments, a length with its top bit set) before
@@ -194,6 +203,17 @@ package final class WebSocketCodec {
         // The messages before an end are the host's, whether or not they came in the same read as it.
         defer { arrived.removeAll(keepingCapacity: true) }
         return arrived
+    }
+
+    /// Gives wslay what of `stream` it may have now, and holds back the rest.
+    private func recv(_ stream: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let (deliverable, cuts) = frameCuts.cut(stream)
+        input = UnsafeBufferPointer(rebasing: stream[..<deliverable])
+        inputOffset = 0
+        self.cuts = cuts[...]
+        defer { input = nil }
+        heldBack = Array(stream[deliverable...])
+        return wslay_event_recv(context)
     }
 
     /// One text message to the client (a host line without its LF).

@@ -109,4 +109,19 @@ struct WebSocketCodecTests {
         #expect(result.end == .tooLarge)
         #expect(result.closeCode == 1009)
     }
+
+    /// wslay checks a close reason's UTF-8 one chunk at a time from each chunk's third byte: read
+    /// in pieces, a reason that is not UTF-8 was let through (the client's close taken as one) or
+    /// another check came first. Each control frame now reaches wslay whole, however it was cut.
+    @Test(arguments: [
+        [0x03, 0xE8, 0x62, 0xC3, 0x28],  // 1000, then a reason that is not UTF-8
+        [0xFD, 0x17, 0x9D, 0x86, 0x9B],  // a code no one may send, and such a reason
+    ] as [[UInt8]])
+    func aCloseFrameIsCheckedTheSameHoweverItIsCut(payload: [UInt8]) throws {
+        let close = Self.frame(0x8, payload)
+        let whole = try Self.run([close])
+        let bytewise = try Self.run(close.map { [$0] })
+        #expect(whole.end == bytewise.end)
+        #expect(whole.closeCode == 1007 && bytewise.closeCode == 1007)
+    }
 }

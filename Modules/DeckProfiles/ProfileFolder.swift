@@ -81,8 +81,11 @@ public struct ProfileFolder: Hashable, Sendable {
     /// ``scan(reusing:)`` that gives up, returning nil, once `superseded`
     /// says so at a safe point: between files, and every few thousand YAML
     /// events within one (so a newer save need not wait for a huge file).
+    /// `parsing` hears of each file read that is about to be parsed, with its
+    /// size (the host's debug log: which file a slow scan is busy with).
     package func scan(reusing previous: ProfileCatalog?,
-                      giveUpWhen superseded: @escaping @Sendable () -> Bool) throws(DeckProfilesError) -> ProfileCatalog? {
+                      giveUpWhen superseded: @escaping @Sendable () -> Bool,
+                      parsing: (_ file: String, _ bytes: Int) -> Void = { _, _ in }) throws(DeckProfilesError) -> ProfileCatalog? {
         let reusable = (previous?.files ?? []).filter(\.wasRead).map { ($0.fingerprint, $0) }
         let earlier = Dictionary(reusable, uniquingKeysWith: { first, _ in first })
         var files: [ProfileCatalog.File] = []
@@ -103,6 +106,7 @@ public struct ProfileFolder: Hashable, Sendable {
                 files.append(known)
                 continue
             }
+            parsing(name, bytes.count)
             guard var outcome = DeckProfile.read(bytes, file: filePath, giveUpWhen: superseded) else { return nil }
             if let profile = outcome.profile, let problem = tooBigToSend(profile, file: filePath) {
                 outcome = (nil, [problem], outcome.nameMark)

@@ -3,13 +3,23 @@ import DeckTransport
 import Glibc
 
 /// Watches the layouts folder with inotify through the event loop, and calls
-/// `changed` once things settle (~150 ms after the first change), so a saved
-/// file reloads well within a second. Loop-confined.
+/// `changed` once things settle (~150 ms after the first change, later while
+/// a profile file is still being written), so a saved file reloads well
+/// within a second. `changing` is called at once on every change, so a scan
+/// still reading an older save can give up without waiting for the settle
+/// time. Loop-confined.
 ///
 /// Editors save in different ways — writing in place (IN_CLOSE_WRITE), or
-/// writing a temporary file and renaming it over the old one (IN_MOVED_TO) —
-/// so every way a file can appear, change or go is watched. Which profiles
-/// really changed is decided later by content (fingerprints), not here.
+/// writing a temporary file and renaming it over the old one (IN_MOVED_TO),
+/// or renaming the old one away as a backup first (vim, Emacs) — so every way
+/// a file can appear, change or go is watched, by name in the folder: a file
+/// replaced by another inode is followed. Which profiles really changed is
+/// decided later by content (fingerprints), not here.
+///
+/// A profile file written to (IN_MODIFY) and not yet closed is still being
+/// saved: the scan waits for its IN_CLOSE_WRITE (at most ``longestSettle``
+/// after the first change), so a large file written in pieces is not read
+/// half-written (a cut-off YAML mapping is often valid, and would go live).
 ///
 /// The folder itself may be replaced (`mv layouts layouts.old`, a checkout or
 /// sync tool that recreates it): then its parent is watched for a folder of
@@ -24,6 +34,19 @@ final class ProfileWatcher {
     private var watch: FDWatch?
     private var timer: LoopTimer?
     private let changed: () -> Void
+    private let changing: () -> Void
+    private let waiting: ([String]) -> Void
+    /// Profile files written to and not yet closed.
+    private var writing: Set<String> = []
+    /// When the first change not yet handed to `changed` was seen.
+    private var firstChange: ContinuousClock.Instant?
+    /// The longest a scan waits for a file being written to be closed: a
+    /// program that keeps a profile open for writing must not stop reloads.
+    /// Longer than any editor's save; a closed file is still read within the
+    /// settle time of its close.
+    static let longestSettle: Duration = .seconds(3)
+    /// Whether `waiting` was told of this settle period's open files.
+    private var told = false
     private let lost: (String) -> Void
     private let returned: (String) -> Void
     /// The folder's watch, -1 while the folder is gone.
@@ -32,17 +55,23 @@ final class ProfileWatcher {
     private var parentWatch: Int32 = -1
 
     private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    /// Starts watching. `lost` is called when the folder goes away and cannot
-    /// be waited for, `returned` when a folder of its name is watched again.
+    /// Starts watching. `changing` is called on each batch of changes as it is
+    /// seen, `changed` once they settle, `waiting` (once per settle time) with
+    /// the files the scan waits for to be closed; `lost` when the folder goes
+    /// away and cannot be waited for, `returned` when a folder of its name is
+    /// watched again.
     init(folder: String, loop: EventLoop, debounce: Duration = .milliseconds(150),
-         changed: @escaping () -> Void, lost: @escaping (String) -> Void,
+         changing: @escaping () -> Void = {}, changed: @escaping () -> Void,
+         waiting: @escaping ([String]) -> Void = { _ in }, lost: @escaping (String) -> Void,
          returned: @escaping (String) -> Void = { _ in }) throws(HostError) {
         self.folder = folder
         self.loop = loop
         self.debounce = debounce
+        self.changing = changing
+        self.waiting = waiting
         self.changed = changed
         self.lost = lost
         self.returned = returned
@@ -153,8 +182,13 @@ final class ProfileWatcher {
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     relevant = true
                     back = back || folderWatch < 0
+                    // Events were lost, closes among them: nothing is known to be open.
+                    writing.removeAll()
                 } else if wd == folderWatch, folderWatch >= 0 {
-                    if ProfileFolder.isProfileFileName(name) { relevant = true }
+                    if ProfileFolder.isProfileFileName(name) {
+                        relevant = true
+                        noteWriting(name, mask)
+                    }
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
                 } else if wd == parentWatch, parentWatch >= 0 {
                     if name == folderName { back = true }
@@ -163,17 +197,47 @@ final class ProfileWatcher {
                 offset += header + length
             }
         }
-        if gone { folderGone() }
+        if gone {
+            writing.removeAll()
+            folderGone()
+        }
         if back, rearm() { relevant = true }
         if parentLost, folderWatch < 0, parentWatch >= 0 { parentGone() }
-        if relevant { scheduleChanged() }
+        if relevant {
+            changing()
+            scheduleChanged()
+        }
+    }
+
+    /// Keeps ``writing`` up to date: written to and open, or closed (or gone).
+    private func noteWriting(_ name: String, _ mask: UInt32) {
+        // One read can hold a close and a later write of the same file: the
+        // kernel merges only identical events, so the order is kept.
+        if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 {
+            writing.remove(name)
+        } else if mask & UInt32(IN_MODIFY) != 0 {
+            writing.insert(name)
+        }
     }
 
     private func scheduleChanged() {
+        if firstChange == nil { firstChange = .now }
         guard timer == nil else { return }
-        timer = loop.schedule(after: debounce) { [weak self] in
-            self?.timer = nil
-            self?.changed()
+        timer = loop.schedule(after: debounce) { [weak self] in self?.settled() }
+    }
+
+    /// The settle time is over: scan, unless a profile file is still being
+    /// written (and has not been for ``longestSettle``).
+    private func settled() {
+        timer = nil
+        if !writing.isEmpty, let firstChange, ContinuousClock.now - firstChange < Self.longestSettle {
+            if !told { waiting(writing.sorted()) }
+            told = true
+            timer = loop.schedule(after: debounce) { [weak self] in self?.settled() }
+            return
         }
+        firstChange = nil
+        told = false
+        changed()
     }
 }

@@ -265,8 +265,11 @@ public final class Connection {
         updateInterest()
     }
 
-    /// Best effort for a stopping loop: one write attempt, then close.
+    /// Best effort for a stopping loop: the framing's last words (a WebSocket's
+    /// 1001, going away, so a browser knows the host stopped rather than the
+    /// network failing), one write attempt, then close.
     func closeForStop() {
+        if lifecycle.isOpen { framing.finish(.loopStopped, intent: .normal, on: self) }
         if !lifecycle.isClosed && hasOutput { flush() }
         apply(lifecycle.fail(.loopStopped))
     }

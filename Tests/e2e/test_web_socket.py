@@ -224,3 +224,11 @@ def test_browsers_and_tcp_devices_share_the_connection_limit(deck):
         except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
             assert time.time() < deadline
             time.sleep(0.05)
+
+
+def test_a_stopping_host_closes_browsers_with_1001(host):
+    """RFC 6455 §7.4.1: 1001, going away — the page knows the host stopped, not that the network failed."""
+    browser = host.ws(hello=True)
+    host.stop()
+    assert host.proc.returncode == 0
+    assert browser.close_code() == 1001

@@ -11,16 +11,9 @@ import { PageStrip } from './page-strip.mjs';
 import { Wiggle } from './wiggle.mjs';
 import { SwipePager, FlipRule } from './swipe-pager.mjs';
 import { buttonGesture, swipeOnlyGesture, signals as touchSignals, TouchNumbers } from './arrange-touch.mjs';
+import { DeckGesturesError } from './gestures-error.mjs';
 
-/** A session that cannot start, or a drop that cannot be applied; `message` is a sentence to act on. */
-export class DeckGesturesError extends Error {
-  /** @param {'invalidSession'|'emptySource'|'moveRefused'} kind @param {string} message */
-  constructor(kind, message) {
-    super(message);
-    this.name = 'DeckGesturesError';
-    this.kind = kind;
-  }
-}
+export { DeckGesturesError };
 
 /** `page/index`, as the host's messages write a slot (and the key of `scene.filled`). @param {{page:number,index:number}} slot */
 export const slotKey = (slot) => `${slot.page}/${slot.index}`;

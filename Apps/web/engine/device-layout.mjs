@@ -3,7 +3,7 @@
 // request to send; whatever the host answers, its next layout replaces the
 // copy (accepted, it is the same; refused, the device comes back to the truth).
 import { DeckLayout } from './layout.mjs';
-import { DeckGesturesError } from './arrange-session.mjs';
+import { DeckGesturesError } from './gestures-error.mjs';
 
 /** The device's copy of the layout. */
 export class DeviceLayout {

@@ -3,7 +3,8 @@
 // layout copy) and has the renderer draw the session's scene. All gesture
 // decisions are the engine's; this file only wires them.
 
-import { actionOf, appEvent, makeGrid, makeSession, PAGE_GAP, tickEvent, touchEvent } from './engine-api.mjs';
+import { actionOf, appEvent, loadSession, makeGrid, PAGE_GAP, tickEvent, touchEvent } from './engine-api.mjs';
+import { EarlyTouches } from './early-touches.mjs';
 import { slotKey } from './layout-store.mjs';
 
 /** A click this soon after a touch ended is that touch's own click, already handled (ms). */
@@ -44,20 +45,32 @@ export class Controller {
     this.frame = 0;
     this.liftedCenter = null;
     this.hintSize = null;
+    /** Makes the arrange session; null until its modules are in (the first layout is drawn without them). */
+    this.makeSession = null;
+    /** Touches on the first layout, before the session (they are replayed into it). */
+    this.early = new EarlyTouches();
     this.listen();
+    loadSession().then((make) => {
+      this.makeSession = make;
+      this.rebuild();
+    }, (error) => {
+      // The deck is drawn but cannot take a touch: say so rather than ignore every tap.
+      console.error(error);
+      this.announce(this.renderer.t('loadFailed'));
+    });
   }
 
   get now() { return performance.now() / 1000; }
 
   listen() {
     const grid = this.grid;
-    grid.addEventListener('pointerdown', (e) => this.pointerDown(e));
-    grid.addEventListener('pointermove', (e) => this.pointerMove(e));
-    grid.addEventListener('pointerup', (e) => this.pointerEnd(e, 'up'));
-    grid.addEventListener('pointercancel', (e) => this.pointerEnd(e, 'cancel'));
+    grid.addEventListener('pointerdown', (e) => this.pointer('down', e));
+    grid.addEventListener('pointermove', (e) => this.pointer('move', e));
+    grid.addEventListener('pointerup', (e) => this.pointer('up', e));
+    grid.addEventListener('pointercancel', (e) => this.pointer('cancel', e));
     // A release that never reaches the grid: the engine's 0.05 s guard ends the touch unless the real one comes.
-    grid.addEventListener('lostpointercapture', (e) => this.released(e));
-    document.addEventListener('pointerup', (e) => this.released(e), true);
+    grid.addEventListener('lostpointercapture', (e) => this.pointer('released', e));
+    document.addEventListener('pointerup', (e) => this.pointer('released', e), true);
     grid.addEventListener('click', (e) => this.click(e));
     document.addEventListener('click', (e) => this.swallowOpeningClick(e), true);
     grid.addEventListener('keydown', (e) => this.key(e));
@@ -93,16 +106,20 @@ export class Controller {
   rebuild() {
     const layout = this.store.layout;
     if (!layout || !this.gridModel) return;
-    if (this.touch) this.feed(touchEvent('cancel', { x: 0, y: 0 }, this.now));
-    const arranging = this.session ? this.session.scene.arranging : false;
-    this.hintSize ??= this.renderer.measureHint();
-    this.session = makeSession({ grid: this.gridModel, layout, page: this.page, arranging,
-      protocolLevel: this.store.protocol, hintSize: this.hintSize });
+    if (this.makeSession) {
+      if (this.touch) this.feed(touchEvent('cancel', { x: 0, y: 0 }, this.now));
+      const arranging = this.session ? this.session.scene.arranging : false;
+      this.hintSize ??= this.renderer.measureHint();
+      this.session = this.makeSession({ grid: this.gridModel, layout, page: this.page, arranging,
+        protocolLevel: this.store.protocol, hintSize: this.hintSize });
+    }
+    // Without a session yet, this draws the copy as it stands: nothing can be held or lifted before one exists.
     const g = this.gridModel;
     this.renderer.layOut({ width: g.size.width, height: g.size.height, columns: g.columns, slotsPerPage: g.slotsPerPage,
       gap: PAGE_GAP, frame: (i) => g.frameOfSlot(i) }, layout.pages.length);
     this.renderer.fill(this.store);
     this.draw();
+    if (this.session) this.early.replay((kind, event) => this.pointer(kind, event));
   }
 
   /** The host's layout (or the copy) changed. */
@@ -110,7 +127,8 @@ export class Controller {
     const layout = this.store.layout;
     if (!this.session || !this.gridModel || this.gridModel.slotsPerPage !== layout.slotsPerPage) {
       this.fit();
-      if (!this.session) return;
+      // Before the session's modules are in, a new layout is drawn as it stands (fit may have drawn it already).
+      if (!this.session) { this.rebuild(); return; }
     }
     this.session.show(layout);
     if (this.renderer.pages.length !== layout.pages.length) {
@@ -144,6 +162,20 @@ export class Controller {
     return { x: event.clientX - box.left, y: event.clientY - box.top };
   }
 
+  /** One pointer event: to the session, or kept until it exists (a touch on the first layout drawn). */
+  pointer(kind, event) {
+    if (!this.session) {
+      if (this.store.layout && !this.sheet.isOpen) this.early.keep(kind, event);
+      return;
+    }
+    switch (kind) {
+      case 'down': this.pointerDown(event); break;
+      case 'move': this.pointerMove(event); break;
+      case 'up': case 'cancel': this.pointerEnd(event, kind); break;
+      default: this.released(event);
+    }
+  }
+
   pointerDown(event) {
     if (!this.session || this.sheet.isOpen) return;
     event.preventDefault();
@@ -160,7 +192,11 @@ export class Controller {
     }
     this.pointerId = event.pointerId;
     this.releaseArmed = false;
-    this.grid.setPointerCapture?.(event.pointerId);
+    try {
+      this.grid.setPointerCapture?.(event.pointerId);
+    } catch {
+      // A touch kept from before the session (early-touches.mjs) whose finger has already lifted: nothing to capture.
+    }
     const start = this.point(event);
     const index = this.gridModel.slotAt(start);
     const slot = index === null ? null : { page: this.session.scene.page, index };
@@ -299,7 +335,7 @@ export class Controller {
       return Promise.resolve({ type: 'error', code: 'stale', message: String(error) });
     }
     if (!request) return Promise.resolve({ type: 'ok' });
-    this.session.show(this.store.layout);
+    this.session?.show(this.store.layout);
     this.renderer.fill(this.store);
     this.draw();
     this.renderer.glide(toKey, seenAt ?? this.renderer.boxOf(fromKey));

@@ -45,6 +45,27 @@ struct EditorSaveTests {
         try host.expectSettled(device, on: "Quick8")
     }
 
+    /// Each save lands while the scan of the one before is reading it (the
+    /// next save is made as soon as a scan has the file's bytes): every scan
+    /// is overtaken, and still the last save is what stays live.
+    @Test(arguments: [EditorSave.truncateAndWrite, .hiddenTempRenamedOver, .vimBackupRename])
+    func savesThatOvertakeEachScanEndOnTheLast(_ style: EditorSave) throws {
+        let host = try startedHost(arguments: ["--log-level", "debug"])
+        let device = try host.device()
+        // Some thousands of ignored keys: a scan parses for a while.
+        let bulk = "x-bulk:\n" + (0..<20_000).map { "  k\($0): \($0)\n" }.joined()
+        let parses = "parses default.yaml"
+        for round in 1...6 {
+            let before = host.occurrences(of: parses)
+            try style.save(Self.desk("Overtaking\(round)") + "\n" + bulk, as: "default.yaml", in: host.layouts)
+            #expect(host.waitForLog(parses, moreThan: before), "round \(round)")
+        }
+        let seen = try device.layouts(until: "Overtaking6")
+        let rounds = seen.compactMap { $0.button(page: 0, index: 2)?.name.dropFirst("Overtaking".count) }.compactMap { Int($0) }
+        #expect(rounds == rounds.sorted())
+        try host.expectSettled(device, on: "Overtaking6")
+    }
+
     /// A profile written in pieces is read once it is closed. Saved as vim
     /// does (the old file renamed away, a new one written), the scan came
     /// 150 ms after the rename and read what was written so far: cut after
@@ -100,6 +121,19 @@ extension HostClient {
 }
 
 extension HostProcess {
+    /// How many times `text` is in the log.
+    func occurrences(of text: String) -> Int { log.components(separatedBy: text).count - 1 }
+
+    /// Waits until `text` is in the log more than `count` times.
+    func waitForLog(_ text: String, moreThan count: Int, timeout: Duration = .seconds(30)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if occurrences(of: text) > count { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return false
+    }
+
     /// Once `name` is live: an answered reload reads the folder after every
     /// save and is answered after every scan before it was applied; then the
     /// device has been sent everything (a ping's pong comes after it), and

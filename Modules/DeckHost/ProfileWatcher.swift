@@ -17,9 +17,7 @@ import Glibc
 /// decided later by content (fingerprints), not here.
 ///
 /// A profile file written to (IN_MODIFY) and not yet closed is still being
-/// saved: the scan waits for its IN_CLOSE_WRITE (at most ``longestSettle``
-/// after the first change), so a large file written in pieces is not read
-/// half-written (a cut-off YAML mapping is often valid, and would go live).
+/// saved: the scan waits for its IN_CLOSE_WRITE (``SaveSettling`` decides).
 ///
 /// The folder itself may be replaced (`mv layouts layouts.old`, a checkout or
 /// sync tool that recreates it): then its parent is watched for a folder of
@@ -36,17 +34,8 @@ final class ProfileWatcher {
     private let changed: () -> Void
     private let changing: () -> Void
     private let waiting: ([String]) -> Void
-    /// Profile files written to and not yet closed.
-    private var writing: Set<String> = []
-    /// When the first change not yet handed to `changed` was seen.
-    private var firstChange: ContinuousClock.Instant?
-    /// The longest a scan waits for a file being written to be closed: a
-    /// program that keeps a profile open for writing must not stop reloads.
-    /// Longer than any editor's save; a closed file is still read within the
-    /// settle time of its close.
-    static let longestSettle: Duration = .seconds(3)
-    /// Whether `waiting` was told of this settle period's open files.
-    private var told = false
+    /// When the scan may come: the settle time, and files still being written.
+    private var settling = SaveSettling()
     private let lost: (String) -> Void
     private let returned: (String) -> Void
     /// The folder's watch, -1 while the folder is gone.
@@ -183,11 +172,11 @@ final class ProfileWatcher {
                     relevant = true
                     back = back || folderWatch < 0
                     // Events were lost, closes among them: nothing is known to be open.
-                    writing.removeAll()
+                    settling.forgetOpenFiles()
                 } else if wd == folderWatch, folderWatch >= 0 {
                     if ProfileFolder.isProfileFileName(name) {
                         relevant = true
-                        noteWriting(name, mask)
+                        if let event = Self.fileEvent(mask) { settling.saw(event, of: name) }
                     }
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
                 } else if wd == parentWatch, parentWatch >= 0 {
@@ -198,7 +187,7 @@ final class ProfileWatcher {
             }
         }
         if gone {
-            writing.removeAll()
+            settling.forgetOpenFiles()
             folderGone()
         }
         if back, rearm() { relevant = true }
@@ -209,35 +198,31 @@ final class ProfileWatcher {
         }
     }
 
-    /// Keeps ``writing`` up to date: written to and open, or closed (or gone).
-    private func noteWriting(_ name: String, _ mask: UInt32) {
-        // One read can hold a close and a later write of the same file: the
-        // kernel merges only identical events, so the order is kept.
-        if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 {
-            writing.remove(name)
-        } else if mask & UInt32(IN_MODIFY) != 0 {
-            writing.insert(name)
-        }
+    /// What an event says of a profile file's writing, if anything. One read
+    /// can hold a close and a later write of the same file (the kernel merges
+    /// only identical events), so events are taken in order.
+    private static func fileEvent(_ mask: UInt32) -> SaveSettling.FileEvent? {
+        if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 { return .closed }
+        return mask & UInt32(IN_MODIFY) != 0 ? .written : nil
     }
 
     private func scheduleChanged() {
-        if firstChange == nil { firstChange = .now }
-        guard timer == nil else { return }
+        if settling.changed(at: .now) == .startTimer { startTimer() }
+    }
+
+    private func startTimer() {
         timer = loop.schedule(after: debounce) { [weak self] in self?.settled() }
     }
 
-    /// The settle time is over: scan, unless a profile file is still being
-    /// written (and has not been for ``longestSettle``).
+    /// The settle time is over: scan, or wait on for files still being written.
     private func settled() {
         timer = nil
-        if !writing.isEmpty, let firstChange, ContinuousClock.now - firstChange < Self.longestSettle {
-            if !told { waiting(writing.sorted()) }
-            told = true
-            timer = loop.schedule(after: debounce) { [weak self] in self?.settled() }
-            return
+        switch settling.timerFired(at: .now) {
+        case .waitAgain(let tell):
+            if let tell { waiting(tell) }
+            startTimer()
+        case .scan:
+            changed()
         }
-        firstChange = nil
-        told = false
-        changed()
     }
 }

@@ -14,6 +14,7 @@ public enum BenchCommand {
                 print(BenchOptions.usage)
                 return 0
             case .run(let parsed): options = parsed
+            case let .flooder(port, name): return Bench.flood(port: port, name: name)
             }
         } catch {
             FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))

@@ -30,6 +30,9 @@ package struct BenchOptions: Sendable, Equatable {
     package enum Parsed: Equatable {
         case run(BenchOptions)
         case help
+        /// One flooder process of the flood figure (`--flooder PORT NAME`,
+        /// not in the usage: the benchmark starts it, people do not).
+        case flooder(port: UInt16, name: String)
     }
 
     /// Parses `arguments` (without the program name).
@@ -43,6 +46,9 @@ package struct BenchOptions: Sendable, Equatable {
         while let argument = rest.popFirst() {
             switch argument {
             case "-h", "--help": return .help
+            case "--flooder":
+                guard let port = UInt16(try value(argument)) else { throw .setup("--flooder needs a port and a name") }
+                return .flooder(port: port, name: try value(argument))
             case "--quick": options.quick = true
             case "--output": options.output = try value(argument)
             case "--products": options.products = try value(argument)

@@ -158,6 +158,10 @@ public enum Host {
         let configuration = host.services.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
+        // Backpressure: a client with 64 KiB of output unread is not read
+        // until it reads half of it (issue 18 §3: 10 clients flooding pings and
+        // never reading held a healthy client's ping back; docs/transport.md).
+        limits.outputHighWater = 64 << 10
         do {
             limits.tooLargeReply = try OutboundLine(HostMessage.error(id: nil, code: .tooLarge,
                 message: "the line is longer than \(configuration.maxMessage) bytes; the host closes the connection "

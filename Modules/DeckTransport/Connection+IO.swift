@@ -13,7 +13,7 @@ extension Connection {
     /// Lines handed to the handler per connection per loop turn. The rest
     /// wait in the framing for the next turn, after every other connection
     /// had its turn, so one flooder cannot starve a healthy client.
-    static let linesPerTurn = 64
+    static let linesPerTurn = 16
 
     // MARK: input
 
@@ -75,7 +75,7 @@ extension Connection {
     /// Delivers messages kept while reading was paused (a loop task after
     /// resume), or past this turn's share (the next turn).
     func deliverHeldLines() {
-        guard lifecycle.isReceiving, !readPaused else { return }
+        guard lifecycle.isReceiving, !readPaused, !readHeldByOutput else { return }
         linesThisTurn = 0
         let layer = framing
         let outcome = layer.deliverHeld(on: self) { message in handOver(message) }
@@ -87,14 +87,14 @@ extension Connection {
     private func handOver(_ line: Data) -> Bool {
         listener.handler.connection(self, received: line)
         linesThisTurn += 1
-        return lifecycle.isReceiving && !readPaused && linesThisTurn < Self.linesPerTurn
+        return lifecycle.isReceiving && !readPaused && !readHeldByOutput && linesThisTurn < Self.linesPerTurn
     }
 
     /// After this turn's share, the lines the framing holds wait for the
     /// next turn (and the socket is not read meanwhile: `wantsRead` is false
     /// while the framing holds complete lines).
     private func waitForNextTurnIfSpent() {
-        guard linesThisTurn >= Self.linesPerTurn, lifecycle.isReceiving, !readPaused,
+        guard linesThisTurn >= Self.linesPerTurn, lifecycle.isReceiving, !readPaused, !readHeldByOutput,
               framing.holdsCompleteMessages else { return }
         loop.state.nextTurn.append(self)
     }
@@ -155,6 +155,7 @@ extension Connection {
             output.consume(written)
             if written < requested { break }
         }
+        defer { readAgainIfOutputLow() }
         if output.isEmpty, !held.isEmpty {
             // What waited behind the written output goes out next (scheduled again).
             writeBlocked = false

@@ -31,6 +31,7 @@ extension Connection {
     func hold(_ line: OutboundLine, replaceable: Bool) -> Bool {
         held.append(line)
         heldBytes += line.count
+        holdReadingIfOutputHigh()
         if output.pendingBytes + heldBytes > limits.maxQueuedOutputBytes {
             apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
             return false

@@ -27,6 +27,9 @@ public final class Connection {
     var pendingInput: [UInt8] = []
     var output = OutputQueue()
     var readPaused = false
+    /// Input is not read because output above ``ConnectionLimits/outputHighWater``
+    /// waits for the peer (backpressure; see Connection+Backpressure.swift).
+    var readHeldByOutput = false
     /// Lines behind a replaceable one (``sendLatest(_:)``), not framed yet;
     /// nil where a newer replaceable line took an older one's place.
     var held: [OutboundLine?] = []
@@ -145,6 +148,7 @@ public final class Connection {
     /// After bytes were queued: write them this turn, or check the limit
     /// while the peer is not reading.
     private func queued() {
+        holdReadingIfOutputHigh()
         if writeBlocked {
             // The peer is not reading: check the limit now rather than let
             // the queue grow until the kernel wants more.
@@ -179,7 +183,13 @@ public final class Connection {
         loop.preconditionInLoop()
         guard readPaused else { return }
         readPaused = false
-        guard lifecycle.isReceiving else { return }
+        guard lifecycle.isReceiving, !readHeldByOutput else { return }
+        readAgain()
+    }
+
+    /// Reading goes on: first the lines the framing kept (as a loop task,
+    /// never from inside the caller), then the socket.
+    func readAgain() {
         if framing.holdsCompleteMessages {
             loop.state.localTasks.append { [self] in deliverHeldLines() }
         } else {
@@ -256,6 +266,7 @@ public final class Connection {
             closeDescriptor()
             return
         case .flushThenClose:
+            uncapKernelOutput()
             startCloseTimer()
             scheduleFlush()
         case .shutDownAndLinger:
@@ -307,11 +318,11 @@ public final class Connection {
     /// EOF; always while closing (input is read and dropped so the final
     /// close sends FIN, not RST); not while the layer above answers after the
     /// input ended (TCP holds the peer back); otherwise unless paused or
-    /// holding undelivered lines.
+    /// holding undelivered lines, or held back by its own unread output.
     var wantsRead: Bool {
         if lifecycle.peerSentEOF { return false }
         if lifecycle.isClosing { return true }
-        return lifecycle.isReceiving && !readPaused && !framing.holdsCompleteMessages
+        return lifecycle.isReceiving && !readPaused && !readHeldByOutput && !framing.holdsCompleteMessages
     }
 
     /// Frees what the framing keeps: a fresh inert one takes its place (the

@@ -16,6 +16,15 @@ public struct ConnectionLimits: Sendable {
     /// Output queued in the process for one peer that is not reading. Beyond
     /// it, that connection is closed at once; nobody else ever waits for it.
     public var maxQueuedOutputBytes: Int
+    /// Backpressure: output queued for one peer above which its input is no
+    /// longer read, until the queue is back to half of it (as swift-nio's
+    /// writability marks). TCP then holds back a peer that sends and does not
+    /// read, so its requests cost nothing and it never reaches
+    /// ``maxQueuedOutputBytes`` by its own replies (output the layer above
+    /// pushes to it — broadcasts — still closes it there). On TCP sockets the
+    /// kernel's unsent bytes are capped to the same (TCP_NOTSENT_LOWAT), or
+    /// it would take ~4 MB of replies first. `nil`: no backpressure.
+    public var outputHighWater: Int?
     /// Time from accept until the layer above calls
     /// ``Connection/markEstablished()`` (after a valid `hello`); a connection
     /// that is not established by then is closed. `nil` turns the limit off.
@@ -40,6 +49,7 @@ public struct ConnectionLimits: Sendable {
         maxLineBytes: Int = 1 << 20,
         maxConnections: Int = 256,
         maxQueuedOutputBytes: Int = 8 << 20,
+        outputHighWater: Int? = nil,
         establishTimeout: Duration? = .seconds(10),
         closeTimeout: Duration = .seconds(2),
         keepAliveIdle: Duration? = .seconds(60),
@@ -50,6 +60,7 @@ public struct ConnectionLimits: Sendable {
         self.maxLineBytes = maxLineBytes
         self.maxConnections = maxConnections
         self.maxQueuedOutputBytes = maxQueuedOutputBytes
+        self.outputHighWater = outputHighWater
         self.establishTimeout = establishTimeout
         self.closeTimeout = closeTimeout
         self.keepAliveIdle = keepAliveIdle
@@ -64,6 +75,10 @@ public struct ConnectionLimits: Sendable {
         if maxConnections < 1 { throw .invalidLimit(name: "maxConnections", value: "\(maxConnections)", rule: "at least 1") }
         if maxQueuedOutputBytes < 1 {
             throw .invalidLimit(name: "maxQueuedOutputBytes", value: "\(maxQueuedOutputBytes)", rule: "at least 1 byte")
+        }
+        if let outputHighWater, outputHighWater < 2 || outputHighWater > maxQueuedOutputBytes {
+            throw .invalidLimit(name: "outputHighWater", value: "\(outputHighWater)",
+                                rule: "at least 2 bytes and at most maxQueuedOutputBytes, or nil for none")
         }
         if let establishTimeout, establishTimeout <= .zero {
             throw .invalidLimit(name: "establishTimeout", value: "\(establishTimeout)", rule: "positive, or nil for none")

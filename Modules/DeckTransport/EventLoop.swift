@@ -129,6 +129,10 @@ public final class EventLoop: Sendable {
                 if state.stopping { break }
             }
             if state.stopping { continue }
+            // Replies to what this wake-up brought go out before the lines held
+            // from earlier turns are handled: a healthy client's pong would
+            // otherwise wait behind every flooder's next share.
+            if !state.nextTurn.isEmpty { state.runLocalWork() }
             state.runNextTurn()
             if deadline != nil || state.timers.pendingCount > 0 {
                 state.timers.fireDue(now: Sys.now())

@@ -174,10 +174,16 @@ public final class Listener {
         }
     }
 
-    /// Low latency for small request/reply lines (no Nagle delay), and
-    /// keepalive so a vanished device frees its slot.
+    /// Low latency for small request/reply lines (no Nagle delay), the
+    /// kernel's unsent bytes capped at the backpressure mark (its send buffer
+    /// grows to 4 MB for a peer that does not read, all of it answered before
+    /// the host's own queue ever fills), and keepalive so a vanished device
+    /// frees its slot.
     private func configureTCP(_ fd: Int32) {
         try? Sys.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1, "TCP_NODELAY")
+        if let high = limits.outputHighWater {
+            try? Sys.setOption(fd, Int32(IPPROTO_TCP), TCP_NOTSENT_LOWAT, Int32(clamping: high), "TCP_NOTSENT_LOWAT")
+        }
         guard let idle = limits.keepAliveIdle else { return }
         let seconds = Int32(clamping: idle.components.seconds)
         try? Sys.setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1, "SO_KEEPALIVE")

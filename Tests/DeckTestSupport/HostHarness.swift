@@ -30,6 +30,8 @@ public final class HostProcess: @unchecked Sendable {
     public var launcher: [String] = []
     public private(set) var port = 0
     private var process: Process?
+    /// deckd's process id while it runs (to read its /proc figures).
+    public var processIdentifier: Int32? { process?.isRunning == true ? process?.processIdentifier : nil }
     private var logOffset = 0
 
     /// Prepares folders and writes `files` (name → YAML) into the layouts folder.

@@ -120,7 +120,7 @@ let package = Package(
         // call it, and DeckFuzzTests run it over every corpus file in the normal build.
         .target(name: "DeckFuzz",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
-                               "CZlib"],
+                               "DeckWeb", "CZlib"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
 
         // MARK: Tests

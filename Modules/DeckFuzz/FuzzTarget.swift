@@ -1,6 +1,6 @@
 /// A decoder of untrusted bytes with the property a fuzzer checks on it
 /// (docs/reliability.md). Each case is one libFuzzer binary
-/// (`Fuzz/<rawValue>/`, built by `make fuzz`) and one corpus folder
+/// target of `deck-fuzz` (built by `make fuzz-build`) and one corpus folder
 /// (`Fuzz/Corpus/<rawValue>/`); the regression tests run `check` over every
 /// corpus file and crash fixture in the ordinary debug build.
 package enum FuzzTarget: String, CaseIterable, Sendable {
@@ -16,6 +16,12 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case snapshot
     /// A line a plugin writes to the host, and an event line the host writes to a plugin (PLUGINS.md §2).
     case pluginMessage = "plugin-message"
+    /// An HTTP request head on the web listener (WEB.md §2), and the WebSocket upgrade's answer.
+    case httpHead = "http-head"
+    /// The WebSocket frames a browser sends after the upgrade (WEB.md §4, RFC 6455).
+    case websocket
+    /// A pairing code as a device sends it (WEB.md §3).
+    case pairing
 
     /// Runs the decoder on `bytes` and checks its property.
     ///
@@ -30,6 +36,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .manifest: try ManifestFuzz.check(bytes)
         case .snapshot: try SnapshotFuzz.check(bytes)
         case .pluginMessage: try PluginMessageFuzz.check(bytes)
+        case .httpHead: try HTTPHeadFuzz.check(bytes)
+        case .websocket: try WebSocketFuzz.check(bytes)
+        case .pairing: try PairingFuzz.check(bytes)
         }
     }
 

@@ -216,8 +216,15 @@ public enum Host {
             host?.received(signal: signal)
         }
         do {
-            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changed: { [weak host] in
+            // A save seen supersedes a scan in progress at once; its own scan
+            // comes once the save settles.
+            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changing: { [weak host] in
+                host?.inputs.reloads.saveSeen()
+            }, changed: { [weak host] in
                 host?.reload(requestedBy: nil, id: nil)
+            }, waiting: { [weak host] files in
+                host?.services.logger.debug("the layouts folder is scanned once \(files.joined(separator: ", ")) "
+                    + "(still being written) is closed")
             }, lost: { [weak host] message in host?.note(message) },
                returned: { [weak host] message in host?.services.logger.info(message) })
         } catch {

@@ -1,3 +1,4 @@
+import DeckModel
 import DeckPlugins
 import Glibc
 
@@ -61,14 +62,13 @@ public struct HostConfiguration: Sendable, Equatable {
     /// `--tls-cert`/`--tls-key`); nil: plain TCP and HTTP.
     public var tls: TLSSetting?
     /// The largest layout, as JSON bytes, that an edit from a client may grow
-    /// it to. Without a bound one client could grow the layout (names have no
+    /// it to (default ``DeckConstants/maximumLayoutBytes``, whose reasons it
+    /// has). Without a bound one client could grow the layout (names have no
     /// length limit, pages go to 10,000) until each broadcast fills the other
-    /// clients' 8 MiB output queues and closes them all. 2 MiB is over twice
-    /// a 1,000-page profile (872 KB) and lets a device fall four broadcasts
-    /// behind before it is closed. Profile files are held to it too: one
-    /// larger is refused at load with a problem at the file (a 15 MB profile
-    /// closed every client on its first broadcast). An edit that does not
-    /// grow a larger layout (a move, a clear) is always allowed.
+    /// clients' 8 MiB output queues and closes them all. Profile files are
+    /// held to it too: one larger is refused at load with a problem at the
+    /// file. An edit that does not grow a larger layout (a move, a clear) is
+    /// always allowed.
     public var maxLayoutBytes: Int
     /// `HOST:PORT` of the web listener (`--web`, WEB.md §1); nil with `--no-web`.
     public var web: String?
@@ -142,7 +142,7 @@ public struct HostConfiguration: Sendable, Equatable {
             maxRunningActions: 16,
             maxQueuedActions: 256,
             tls: nil,
-            maxLayoutBytes: 2 << 20,
+            maxLayoutBytes: DeckConstants.maximumLayoutBytes,
             web: "127.0.0.1:7532",
             webOrigins: [],
             webURL: nil,

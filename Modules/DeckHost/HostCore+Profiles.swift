@@ -28,7 +28,9 @@ extension HostCore {
         onDisk(for: session, { _ in
             logger.debug("scan \(ticket.generation) of the layouts folder started")
             return (profiles: Result { () throws(DeckProfilesError) in
-                try folder.scan(reusing: previous, giveUpWhen: { ticket.superseded })
+                try folder.scan(reusing: previous, giveUpWhen: { ticket.superseded }, parsing: { file, bytes in
+                    logger.debug("scan \(ticket.generation) parses \(file) (\(bytes) bytes)")
+                })
             }, plugins: scanPlugins?())
         }, then: { core, scanned in
             if let plugins = scanned.plugins { core.applyPlugins(plugins) }

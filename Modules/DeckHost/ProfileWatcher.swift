@@ -3,13 +3,21 @@ import DeckTransport
 import Glibc
 
 /// Watches the layouts folder with inotify through the event loop, and calls
-/// `changed` once things settle (~150 ms after the first change), so a saved
-/// file reloads well within a second. Loop-confined.
+/// `changed` once things settle (~150 ms after the first change, later while
+/// a profile file is still being written), so a saved file reloads well
+/// within a second. `changing` is called at once on every change, so a scan
+/// still reading an older save can give up without waiting for the settle
+/// time. Loop-confined.
 ///
 /// Editors save in different ways — writing in place (IN_CLOSE_WRITE), or
-/// writing a temporary file and renaming it over the old one (IN_MOVED_TO) —
-/// so every way a file can appear, change or go is watched. Which profiles
-/// really changed is decided later by content (fingerprints), not here.
+/// writing a temporary file and renaming it over the old one (IN_MOVED_TO),
+/// or renaming the old one away as a backup first (vim, Emacs) — so every way
+/// a file can appear, change or go is watched, by name in the folder: a file
+/// replaced by another inode is followed. Which profiles really changed is
+/// decided later by content (fingerprints), not here.
+///
+/// A profile file written to (IN_MODIFY) and not yet closed is still being
+/// saved: the scan waits for its IN_CLOSE_WRITE (``SaveSettling`` decides).
 ///
 /// The folder itself may be replaced (`mv layouts layouts.old`, a checkout or
 /// sync tool that recreates it): then its parent is watched for a folder of
@@ -24,6 +32,10 @@ final class ProfileWatcher {
     private var watch: FDWatch?
     private var timer: LoopTimer?
     private let changed: () -> Void
+    private let changing: () -> Void
+    private let waiting: ([String]) -> Void
+    /// When the scan may come: the settle time, and files still being written.
+    private var settling = SaveSettling()
     private let lost: (String) -> Void
     private let returned: (String) -> Void
     /// The folder's watch, -1 while the folder is gone.
@@ -32,17 +44,23 @@ final class ProfileWatcher {
     private var parentWatch: Int32 = -1
 
     private static let folderMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    /// Starts watching. `lost` is called when the folder goes away and cannot
-    /// be waited for, `returned` when a folder of its name is watched again.
+    /// Starts watching. `changing` is called on each batch of changes as it is
+    /// seen, `changed` once they settle, `waiting` (once per settle time) with
+    /// the files the scan waits for to be closed; `lost` when the folder goes
+    /// away and cannot be waited for, `returned` when a folder of its name is
+    /// watched again.
     init(folder: String, loop: EventLoop, debounce: Duration = .milliseconds(150),
-         changed: @escaping () -> Void, lost: @escaping (String) -> Void,
+         changing: @escaping () -> Void = {}, changed: @escaping () -> Void,
+         waiting: @escaping ([String]) -> Void = { _ in }, lost: @escaping (String) -> Void,
          returned: @escaping (String) -> Void = { _ in }) throws(HostError) {
         self.folder = folder
         self.loop = loop
         self.debounce = debounce
+        self.changing = changing
+        self.waiting = waiting
         self.changed = changed
         self.lost = lost
         self.returned = returned
@@ -153,8 +171,13 @@ final class ProfileWatcher {
                 if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     relevant = true
                     back = back || folderWatch < 0
+                    // Events were lost, closes among them: nothing is known to be open.
+                    settling.forgetOpenFiles()
                 } else if wd == folderWatch, folderWatch >= 0 {
-                    if ProfileFolder.isProfileFileName(name) { relevant = true }
+                    if ProfileFolder.isProfileFileName(name) {
+                        relevant = true
+                        if let event = Self.fileEvent(mask) { settling.saw(event, of: name) }
+                    }
                     if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { gone = true }
                 } else if wd == parentWatch, parentWatch >= 0 {
                     if name == folderName { back = true }
@@ -163,17 +186,43 @@ final class ProfileWatcher {
                 offset += header + length
             }
         }
-        if gone { folderGone() }
+        if gone {
+            settling.forgetOpenFiles()
+            folderGone()
+        }
         if back, rearm() { relevant = true }
         if parentLost, folderWatch < 0, parentWatch >= 0 { parentGone() }
-        if relevant { scheduleChanged() }
+        if relevant {
+            changing()
+            scheduleChanged()
+        }
+    }
+
+    /// What an event says of a profile file's writing, if anything. One read
+    /// can hold a close and a later write of the same file (the kernel merges
+    /// only identical events), so events are taken in order.
+    private static func fileEvent(_ mask: UInt32) -> SaveSettling.FileEvent? {
+        if mask & UInt32(IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0 { return .closed }
+        return mask & UInt32(IN_MODIFY) != 0 ? .written : nil
     }
 
     private func scheduleChanged() {
-        guard timer == nil else { return }
-        timer = loop.schedule(after: debounce) { [weak self] in
-            self?.timer = nil
-            self?.changed()
+        if settling.changed(at: .now) == .startTimer { startTimer() }
+    }
+
+    private func startTimer() {
+        timer = loop.schedule(after: debounce) { [weak self] in self?.settled() }
+    }
+
+    /// The settle time is over: scan, or wait on for files still being written.
+    private func settled() {
+        timer = nil
+        switch settling.timerFired(at: .now) {
+        case .waitAgain(let tell):
+            if let tell { waiting(tell) }
+            startTimer()
+        case .scan:
+            changed()
         }
     }
 }

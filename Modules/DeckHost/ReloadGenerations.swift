@@ -5,10 +5,11 @@ import Synchronization
 /// supersedes a scan still in progress (a 200,000-key file took a minute to
 /// parse, and a good save behind it waited all that time on the disk thread).
 ///
-/// Every reload asked for takes the next generation. A scan the watcher
-/// started (nobody waits for its reply) gives up at its next safe point once
-/// a newer generation exists, and its result is discarded if it finished
-/// anyway: the newer scan reads every file again, so nothing is lost. A
+/// Every reload asked for, and every save the watcher sees, takes the next
+/// generation. A scan the watcher started (nobody waits for its reply) gives
+/// up at its next safe point once a newer generation exists, and its result
+/// is discarded if it finished anyway: the newer scan reads every file again,
+/// so nothing is lost. A
 /// `deckctl reload` or SIGHUP is answered with what it read, so its scan runs
 /// to the end and its result applies; the scans run in order on the disk
 /// thread, so a newer one always applies after it.
@@ -45,6 +46,15 @@ struct ReloadGenerations {
         current += 1
         newest.value.store(current, ordering: .relaxed)
         return Ticket(generation: current, abandonable: !answered, newest: newest)
+    }
+
+    /// A file of the folder changed (the first events of a save, before the
+    /// watcher's settle time): every watcher scan in progress may give up now,
+    /// and one that finishes anyway is discarded, since the save's own scan,
+    /// asked for once it settles, reads every file again.
+    mutating func saveSeen() {
+        current += 1
+        newest.value.store(current, ordering: .relaxed)
     }
 
     /// The verdict on a scan that finished (or gave up) under `ticket`.

@@ -11,4 +11,12 @@ public enum DeckConstants {
     /// levels). A bound well under the protocol's line nesting limit, so every
     /// layout the host accepts can also be sent to every device.
     public static let maximumSettingsDepth = 16
+    /// The largest layout, as JSON bytes, the host sends: a profile file whose
+    /// layout is larger is refused at load (by deckd and by `deckctl check`
+    /// alike), and an edit may not grow the layout past it. Without a bound a
+    /// 15 MB profile loaded and its first broadcast filled every client's
+    /// 8 MiB output queue, which closed them all. 2 MiB is over twice a
+    /// 1,000-page profile (872 KB) and lets a device fall four broadcasts
+    /// behind before it is closed.
+    public static let maximumLayoutBytes = 2 << 20
 }

@@ -28,14 +28,18 @@ package enum FileBytes {
             throw Failure(reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a folder, not a file" : "it is not a regular file")
         }
         guard Int(info.st_size) <= maxBytes else { throw Failure(reason: "it is larger than \(maxBytes >> 20) MiB") }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        // One byte more than the size: a file that did not grow is read to its
+        // end without growing the buffer (doubling it only to see the end made a
+        // 10 MB read take seconds in a debug build, and the scan cannot give up then).
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         // The size can change while reading (an editor saving): read to the end
         // of what is there, growing past the size seen by fstat if needed.
         while true {
             if filled == bytes.count {
-                guard bytes.count < maxBytes else { throw Failure(reason: "it is larger than \(maxBytes >> 20) MiB") }
-                bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count)))
+                guard filled <= maxBytes else { throw Failure(reason: "it is larger than \(maxBytes >> 20) MiB") }
+                // Never past one byte over the bound, which is then refused.
+                bytes += [UInt8](repeating: 0, count: min(max(4096, bytes.count), maxBytes + 1 - filled))
             }
             let count = bytes.withUnsafeMutableBytes { buffer -> Int in
                 guard let base = buffer.baseAddress else { return 0 }
@@ -48,6 +52,7 @@ package enum FileBytes {
             if count == 0 { break }
             filled += count
         }
+        guard filled <= maxBytes else { throw Failure(reason: "it is larger than \(maxBytes >> 20) MiB") }
         bytes.removeSubrange(filled...)
         return bytes
     }

@@ -1,3 +1,4 @@
+import DeckModel
 /// One problem found in a file, at a 1-based line and column.
 ///
 /// The host sends these in `status` as `{"file","line","column","message"}`
@@ -36,6 +37,17 @@ extension FileProblem {
     /// A file that could not be read at all, at 1:1.
     static func unreadable(_ path: String, reason: String) -> FileProblem {
         FileProblem(file: path, line: 1, column: 1, message: "cannot read the file: \(reason)")
+    }
+
+    /// A problem at 1:1 when the profile's layout is larger than
+    /// `maxLayoutBytes` as JSON (the host would refuse it at load): the one
+    /// check deckd's load and `deckctl check` share.
+    static func tooBigToSend(_ profile: DeckProfile, file: String, maxLayoutBytes: Int) -> FileProblem? {
+        let size = EncodedLayout(profile.layout).json.count
+        guard size > maxLayoutBytes else { return nil }
+        return FileProblem(file: file, line: 1, column: 1, message: "the layout would be \(size) bytes of JSON, more than the "
+            + "\(maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, commands or settings, "
+            + "or split it into several profiles")
     }
 
     /// A profile whose name an earlier file already has, at its `name:` (or 1:1).

@@ -1,3 +1,4 @@
+import DeckModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,8 +22,10 @@ public enum ProfileCheck {
     /// gets a problem too, because the host would refuse one of them.
     /// A file named twice (`layouts/*.yaml layouts/desk.yaml`) is the same
     /// file, not a second one sharing its name: files and folders are told
-    /// apart by their real paths, not by how they are spelled.
-    public static func check(paths: [String]) -> [Result] {
+    /// apart by their real paths, not by how they are spelled. A profile whose
+    /// layout is larger than `maxLayoutBytes` as JSON is a problem at 1:1, as
+    /// the host's load finds it (by default the host's own bound).
+    public static func check(paths: [String], maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes) -> [Result] {
         var owners: [String: String] = [:]
         var done: [String: Result] = [:]
         return paths.map { path in
@@ -35,7 +38,7 @@ public enum ProfileCheck {
                 }
                 return Result(path: path, problems: problems, profile: earlier.profile)
             }
-            let result = checkOne(path, realPath: real, owners: &owners)
+            let result = checkOne(path, realPath: real, maxLayoutBytes: maxLayoutBytes, owners: &owners)
             if let real { done[real] = result }
             return result
         }
@@ -43,7 +46,8 @@ public enum ProfileCheck {
 
     /// One file not seen before: its own problems, or the name it shares with
     /// an earlier file of its folder.
-    private static func checkOne(_ path: String, realPath real: String?, owners: inout [String: String]) -> Result {
+    private static func checkOne(_ path: String, realPath real: String?, maxLayoutBytes: Int,
+                                 owners: inout [String: String]) -> Result {
         let outcome: (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)
         do throws(DeckProfilesError) {
             outcome = DeckProfile.read(try ProfileFile.readProfileBytes(path), file: path)
@@ -51,6 +55,9 @@ public enum ProfileCheck {
             return Result(path: path, problems: error.problems, profile: nil)
         }
         guard let profile = outcome.profile else { return Result(path: path, problems: outcome.problems, profile: nil) }
+        if let problem = FileProblem.tooBigToSend(profile, file: path, maxLayoutBytes: maxLayoutBytes) {
+            return Result(path: path, problems: [problem], profile: nil)
+        }
         let folder = (real ?? path).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let key = folder + "\u{0}" + profile.name
         guard let owner = owners[key] else {

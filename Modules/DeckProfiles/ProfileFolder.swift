@@ -81,8 +81,11 @@ public struct ProfileFolder: Hashable, Sendable {
     /// ``scan(reusing:)`` that gives up, returning nil, once `superseded`
     /// says so at a safe point: between files, and every few thousand YAML
     /// events within one (so a newer save need not wait for a huge file).
+    /// `parsing` hears of each file read that is about to be parsed, with its
+    /// size (the host's debug log: which file a slow scan is busy with).
     package func scan(reusing previous: ProfileCatalog?,
-                      giveUpWhen superseded: @escaping @Sendable () -> Bool) throws(DeckProfilesError) -> ProfileCatalog? {
+                      giveUpWhen superseded: @escaping @Sendable () -> Bool,
+                      parsing: (_ file: String, _ bytes: Int) -> Void = { _, _ in }) throws(DeckProfilesError) -> ProfileCatalog? {
         let reusable = (previous?.files ?? []).filter(\.wasRead).map { ($0.fingerprint, $0) }
         let earlier = Dictionary(reusable, uniquingKeysWith: { first, _ in first })
         var files: [ProfileCatalog.File] = []
@@ -103,8 +106,10 @@ public struct ProfileFolder: Hashable, Sendable {
                 files.append(known)
                 continue
             }
+            parsing(name, bytes.count)
             guard var outcome = DeckProfile.read(bytes, file: filePath, giveUpWhen: superseded) else { return nil }
-            if let profile = outcome.profile, let problem = tooBigToSend(profile, file: filePath) {
+            if let profile = outcome.profile, let maxLayoutBytes,
+               let problem = FileProblem.tooBigToSend(profile, file: filePath, maxLayoutBytes: maxLayoutBytes) {
                 outcome = (nil, [problem], outcome.nameMark)
             }
             files.append(ProfileCatalog.File(path: filePath, fingerprint: fingerprint, profile: outcome.profile,
@@ -123,17 +128,5 @@ public struct ProfileFolder: Hashable, Sendable {
         let broken = catalog.files.filter { $0.profile == nil && DeckProfile.stem(of: $0.fingerprint.file) == name }
         if !broken.isEmpty { throw .invalid(broken.flatMap(\.problems)) }
         throw .notFound(profile: name, folder: path, available: catalog.names)
-    }
-}
-
-extension ProfileFolder {
-    /// A problem at the file when its layout is larger than ``maxLayoutBytes``.
-    func tooBigToSend(_ profile: DeckProfile, file: String) -> FileProblem? {
-        guard let maxLayoutBytes else { return nil }
-        let size = EncodedLayout(profile.layout).json.count
-        guard size > maxLayoutBytes else { return nil }
-        return FileProblem(file: file, line: 1, column: 1, message: "the layout would be \(size) bytes of JSON, more than the "
-            + "\(maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, commands or settings, "
-            + "or split it into several profiles")
     }
 }

@@ -1,17 +1,23 @@
-/// One request head, as http_parser read it.
-struct HTTPRequest: Equatable {
+/// One request head, as http_parser read it (``HTTPHeadDecoder``). Bytes
+/// that are not UTF-8 (http_parser lets them through in a target or a value)
+/// read as U+FFFD.
+package struct HTTPRequest: Equatable, Sendable {
     /// `GET`, `HEAD`, … (as http_parser names it).
-    var method: String
+    package var method: String
     /// The request target as sent (path and query).
-    var target: String
+    package var target: String
     /// Header fields in order; names as sent (compare case-insensitively).
-    var headers: [(name: String, value: String)]
-    /// HTTP/1.x minor version.
-    var minorVersion: Int
+    /// A value is without its leading white space, and folded lines are joined.
+    package var headers: [(name: String, value: String)]
+    /// The HTTP major version as sent: http_parser also reads `HTTP/0.9` style
+    /// request lines (no version) as 0.9, and any digit.
+    package var majorVersion: Int = 1
+    /// The HTTP minor version.
+    package var minorVersion: Int
     /// Whether the connection stays open after the response (http_should_keep_alive).
-    var keepAlive: Bool
+    package var keepAlive: Bool
     /// http_parser saw `Connection: upgrade` with an `Upgrade` header.
-    var isUpgrade: Bool
+    package var isUpgrade: Bool
 
     /// The first value of a header, by case-insensitive name.
     func header(_ name: String) -> String? {
@@ -30,8 +36,9 @@ struct HTTPRequest: Equatable {
         String(target.prefix { $0 != "?" && $0 != "#" })
     }
 
-    static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-        lhs.method == rhs.method && lhs.target == rhs.target && lhs.minorVersion == rhs.minorVersion
+    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.target == rhs.target
+            && lhs.majorVersion == rhs.majorVersion && lhs.minorVersion == rhs.minorVersion
             && lhs.keepAlive == rhs.keepAlive && lhs.isUpgrade == rhs.isUpgrade
             && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
     }

@@ -3,149 +3,34 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWslay
 import DeckTransport
 
-/// The WebSocket layer of an upgraded connection (WEB.md §4), framing by
-/// wslay's event API on DeckTransport's loop: each text message is one
-/// protocol message for the host, each host line goes out as one text
-/// message. wslay reassembles fragments, answers pings and close frames,
-/// and refuses frames the RFC forbids (unmasked, bad opcodes, oversized or
-/// fragmented control frames); each such refusal closes with 1002.
+/// The WebSocket layer of an upgraded connection (WEB.md §4) on
+/// DeckTransport's loop: ``WebSocketCodec`` reads the frames, each text
+/// message is one protocol message for the host, each host line goes out as
+/// one text message, and what the codec writes goes to the connection.
 final class WebSocketFraming: MessageFraming {
-    /// What ended the conversation, for after the messages before it are delivered.
-    private enum End: Equatable {
-        case tooLarge
-        case peerClosed
-        case violation(code: UInt16, why: String)
-    }
-
-    private var context: OpaquePointer?
-    private let maxMessageBytes: UInt64
-    /// The chunk being read (only during `wslay_event_recv`).
-    private var input: UnsafeBufferPointer<UInt8>?
-    private var inputOffset = 0
-    /// Bytes wslay wrote, sent as one segment after each call.
-    private var output: [UInt8] = []
+    private let codec: WebSocketCodec
     /// Messages read but not yet delivered (delivery stopped: reading paused).
     private var held: [Data] = []
     private var heldStart = 0
-    private var end: End?
-    /// Whether `end` was handed to the connection.
+    /// Whether the codec's end was handed to the connection.
     private var endReported = false
-    /// The size of the text message being received, its fragments so far.
-    private var messageBytes: UInt64 = 0
+
     /// When the peer was last heard from (monotonic), and whether a ping awaits its pong.
-    private(set) var lastHeard: ContinuousClock.Instant
-    private(set) var pingSent = false
+    var lastHeard: ContinuousClock.Instant { codec.lastHeard }
+    var pingSent: Bool { codec.pingSent }
 
     init(maxMessageBytes: Int) throws(WebError) {
-        self.maxMessageBytes = UInt64(maxMessageBytes)
-        lastHeard = .now
-        var callbacks = wslay_event_callbacks()
-        callbacks.recv_callback = { context, buffer, length, _, user in
-            WebSocketFraming.of(user).read(into: buffer, length, context)
-        }
-        callbacks.send_callback = { _, data, length, _, user in
-            WebSocketFraming.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
-            return length
-        }
-        callbacks.on_frame_recv_start_callback = { _, argument, user in
-            guard let argument else { return }
-            WebSocketFraming.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
-        }
-        callbacks.on_msg_recv_callback = { _, argument, user in
-            guard let argument else { return }
-            let message = argument.pointee
-            WebSocketFraming.of(user).messageArrived(opcode: message.opcode, UnsafeBufferPointer(start: message.msg,
-                                                                                                  count: message.msg_length))
-        }
-        var made: OpaquePointer?
-        let user = Unmanaged.passUnretained(self).toOpaque()
-        guard wslay_event_context_server_init(&made, &callbacks, user) == 0, let made else {
-            throw .resource("could not make a WebSocket context (out of memory)")
-        }
-        context = made
+        codec = try WebSocketCodec(maxMessageBytes: maxMessageBytes)
     }
 
-    deinit {
-        wslay_event_context_free(context)
-    }
-
-    private static func of(_ user: UnsafeMutableRawPointer?) -> WebSocketFraming {
-        Unmanaged<WebSocketFraming>.fromOpaque(user!).takeUnretainedValue()
-    }
-
-    // MARK: wslay's callbacks
-
-    private func read(into buffer: UnsafeMutablePointer<UInt8>?, _ length: Int, _ context: OpaquePointer?) -> Int {
-        guard end == nil, let input, inputOffset < input.count, let buffer else {
-            wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
-            return -1
-        }
-        let count = min(length, input.count - inputOffset)
-        buffer.update(from: input.baseAddress! + inputOffset, count: count)
-        inputOffset += count
-        return count
-    }
-
-    private func frameStarts(opcode: UInt8, length: UInt64) {
-        lastHeard = .now
-        pingSent = false
-        switch UInt32(opcode) {
-        case WSLAY_BINARY_FRAME.rawValue:
-            end = end ?? .violation(code: 1003, why: "sent a binary WebSocket message (only text messages are protocol messages)")
-        case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
-            messageBytes = (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue ? 0 : messageBytes) &+ length
-            // Known from the frame header, before wslay buffers the payload.
-            if messageBytes > maxMessageBytes, end == nil { end = .tooLarge }
-        default:
-            break
-        }
-    }
-
-    private func messageArrived(opcode: UInt8, _ payload: UnsafeBufferPointer<UInt8>) {
-        guard end == nil, UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue else { return }
-        guard String(validating: payload, as: UTF8.self) != nil else {
-            end = .violation(code: 1007, why: "sent a WebSocket text message that is not UTF-8")
-            return
-        }
-        held.append(Data(payload))
-    }
-
-    // MARK: MessageFraming
-
-    var holdsCompleteMessages: Bool { heldStart < held.count || (end != nil && !endReported) }
+    var holdsCompleteMessages: Bool { heldStart < held.count || (codec.end != nil && !endReported) }
 
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, on connection: Connection, deliver: (Data) -> Bool) -> FramingOutcome {
-        input = bytes
-        inputOffset = 0
-        let result = wslay_event_recv(context)
-        input = nil
-        if result == Int32(WSLAY_ERR_CALLBACK_FAILURE.rawValue) {
-            // Our recv callback only ever reports WOULDBLOCK, so this is wslay 1.1's frame layer refusing a
-            // header (a control frame over 125 bytes or in fragments, a length with its top bit set) before
-            // any frame callback sees it; wslay then queues a close with no status code. That one stays
-            // unsent (writing shut down) and ours, with the code, goes instead.
-            end = end ?? .violation(code: 1002,
-                                    why: "sent a WebSocket frame header RFC 6455 forbids (a control frame over 125 bytes or in fragments)")
-            wslay_event_shutdown_write(context)
-            sendClose(code: closeCode(of: end), on: connection)
-        } else if result < 0 {
-            end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
-        }
-        // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
-        if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
-        pump(connection)  // pongs, the answer to a close, a close of ours or wslay's
-        if end == nil && wslay_event_get_close_received(context) != 0 { end = .peerClosed }
-        if end == nil && (wslay_event_get_read_enabled(context) == 0 || wslay_event_get_close_sent(context) != 0) {
-            // wslay refused a frame and sent its own close (1002).
-            end = .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
-        }
-        if case .violation(_, let why) = end {
-            endReported = true
-            return .violation(why)
-        }
+        held += codec.receive(bytes)
+        flush(connection)
+        // Any end (a violation too) is reported after the messages before it are delivered.
         return deliverHeld(on: connection, deliver)
     }
 
@@ -159,8 +44,8 @@ final class WebSocketFraming: MessageFraming {
             }
             if !deliver(message) { return holdsCompleteMessages ? .stopped : .consumed }
         }
-        endReported = end != nil
-        switch end {
+        endReported = codec.end != nil
+        switch codec.end {
         case .tooLarge: return .tooLong
         case .peerClosed: return .peerFinished
         case .violation(_, let why): return .violation(why)
@@ -169,17 +54,11 @@ final class WebSocketFraming: MessageFraming {
     }
 
     func frame(_ line: OutboundLine, on connection: Connection) {
-        let payload = line.data.dropLast()  // the LF: a message needs none
-        payload.withUnsafeBytes { raw in
-            var message = wslay_event_msg(opcode: UInt8(WSLAY_TEXT_FRAME.rawValue),
-                                          msg: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), msg_length: raw.count)
-            _ = wslay_event_queue_msg(context, &message)  // copies the payload
-        }
-        pump(connection)
+        line.data.dropLast().withUnsafeBytes { codec.send(text: $0) }  // the LF: a message needs none
+        flush(connection)
     }
 
     func finish(_ reason: CloseReason, intent: CloseIntent, on connection: Connection) {
-        guard wslay_event_get_close_sent(context) == 0, wslay_event_get_write_enabled(context) != 0 else { return }
         let code: UInt16
         switch (intent, reason) {
         case (.refused, _): code = 1008
@@ -188,63 +67,20 @@ final class WebSocketFraming: MessageFraming {
         case (_, .loopStopped): code = 1001
         default: code = 1000
         }
-        _ = wslay_event_queue_close(context, code, nil, 0)
-        pump(connection)
+        codec.close(code: code)
+        flush(connection)
     }
 
     /// Sends a ping (the host's keep-alive for a silent socket, WEB.md §4).
     func ping(on connection: Connection) {
-        var message = wslay_event_msg(opcode: UInt8(WSLAY_PING.rawValue), msg: nil, msg_length: 0)
-        _ = wslay_event_queue_msg(context, &message)
-        pingSent = true
-        pump(connection)
-    }
-
-    /// The code a close for `end` carries when wslay's own close is kept unsent.
-    private func closeCode(of end: End?) -> UInt16 {
-        switch end {
-        case .violation(let code, _): code
-        case .tooLarge: 1009
-        case .peerClosed, nil: 1002
-        }
-    }
-
-    /// Writes a close frame with `code` by wslay's frame API, for when the event
-    /// context cannot send one (its own close, without a code, is queued first).
-    private func sendClose(code: UInt16, on connection: Connection) {
-        var callbacks = wslay_frame_callbacks()
-        callbacks.send_callback = { data, length, _, user in
-            WebSocketFraming.of(user).output.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
-            return length
-        }
-        var frameContext: OpaquePointer?
-        guard wslay_frame_context_init(&frameContext, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0,
-              let frameContext else { return }  // out of memory: the connection closes without a close frame
-        defer { wslay_frame_context_free(frameContext) }
-        let payload: [UInt8] = [UInt8(code >> 8), UInt8(code & 0xFF)]  // network byte order
-        payload.withUnsafeBufferPointer { bytes in
-            var iocb = wslay_frame_iocb()
-            iocb.fin = 1
-            iocb.opcode = UInt8(WSLAY_CONNECTION_CLOSE.rawValue)
-            iocb.mask = 0  // a server's frames are never masked
-            iocb.payload_length = UInt64(bytes.count)
-            iocb.data = bytes.baseAddress
-            iocb.data_length = bytes.count
-            _ = wslay_frame_send(frameContext, &iocb)  // the send callback takes every byte
-        }
+        codec.ping()
         flush(connection)
     }
 
-    /// Has wslay write what it queued, and queues that on the connection.
-    private func pump(_ connection: Connection) {
-        _ = wslay_event_send(context)
-        flush(connection)
-    }
-
-    /// Queues the bytes wslay wrote on the connection.
+    /// Queues the bytes the codec wrote on the connection.
     private func flush(_ connection: Connection) {
+        let output = codec.takeOutput()
         guard !output.isEmpty else { return }
         connection.writeFramed(OutputSegment(OutboundBytes(output)))
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
     }
 }

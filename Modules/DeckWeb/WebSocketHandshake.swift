@@ -2,12 +2,12 @@ internal import CNettle
 
 /// The server side of RFC 6455 §4.2: which upgrades are taken and the
 /// `Sec-WebSocket-Accept` that proves it (SHA-1 and base64 by nettle).
-struct WebSocketHandshake {
+package struct WebSocketHandshake {
     /// RFC 6455's GUID, appended to the client's key before hashing.
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// What to answer an upgrade request.
-    enum Answer: Equatable {
+    package enum Answer: Equatable, Sendable {
         /// 101 with this accept key.
         case accept(key: String)
         /// Refused with this status and reason (403 for a foreign Origin).
@@ -19,12 +19,12 @@ struct WebSocketHandshake {
     /// `https` with TLS, else `http`: the scheme of the page's own origin.
     var scheme: String
 
-    init(extraOrigins: [String], secure: Bool) {
+    package init(extraOrigins: [String], secure: Bool) {
         self.extraOrigins = Set(extraOrigins.map { Self.normalized($0) })
         scheme = secure ? "https" : "http"
     }
 
-    func answer(_ request: HTTPRequest) -> Answer {
+    package func answer(_ request: HTTPRequest) -> Answer {
         guard request.method == "GET" else { return .refuse(status: 405, reason: "The upgrade must be a GET.") }
         guard request.tokens("upgrade").contains("websocket"), request.tokens("connection").contains("upgrade") else {
             return .refuse(status: 400, reason: "Only a WebSocket upgrade is served here.")
@@ -56,7 +56,7 @@ struct WebSocketHandshake {
     }
 
     /// A key is base64 of 16 bytes: 24 characters ending in `==`.
-    static func isValidKey(_ key: String) -> Bool {
+    package static func isValidKey(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
         return bytes[0..<22].allSatisfy { byte in
@@ -66,7 +66,7 @@ struct WebSocketHandshake {
     }
 
     /// base64(SHA-1(key + GUID)).
-    static func acceptKey(for key: String) -> String {
+    package static func acceptKey(for key: String) -> String {
         base64(sha1(Array((key + guid).utf8)))
     }
 

@@ -28,4 +28,17 @@ struct ReloadGenerationsTests {
         #expect(!asked.superseded)
         #expect(reloads.finished(asked) == .apply)
     }
+
+    @Test func aSaveSeenSupersedesAWatcherScanBeforeItsOwnScanIsAskedFor() {
+        var reloads = ReloadGenerations()
+        let huge = reloads.requested(answered: false)
+        let asked = reloads.requested(answered: true)
+        // The first events of a newer save, before the watcher's settle time.
+        reloads.saveSeen()
+        #expect(huge.superseded && reloads.finished(huge) == .discard)
+        #expect(!asked.superseded && reloads.finished(asked) == .apply)
+        // The save's own scan, asked for once it settles, goes live.
+        let good = reloads.requested(answered: false)
+        #expect(!good.superseded && reloads.finished(good) == .apply)
+    }
 }

@@ -7,10 +7,20 @@ import Testing
 /// Issue 18 §3: a good save after a 200,000-key file went live only once the
 /// huge file was parsed (65 s). Now the newer save supersedes the scan in
 /// progress: the huge file's layout (valid and small — its 600,000 keys are
-/// under an ignored `x-` key — but seconds to parse) never goes live, the good
-/// one does. The parse must outlast the watcher's settle time after the good
-/// save: 120,000 settings keys (all a layout under 2 MiB can hold) parsed
-/// before it on a quiet machine, and nothing was superseded.
+/// under an ignored `x-` key — but about a second to parse in a debug build)
+/// never goes live, the good one does, and without waiting for the parse.
+///
+/// What made this racy before: the test saved the good file once the scan
+/// had *started*, and the scan could still open the file after that save, so
+/// it read the good bytes, nothing was left to supersede (seen twice under
+/// the full suite); and a 10 MB file took seconds to *read* in a debug build
+/// (the buffer doubled only to see the end), where a scan cannot give up, so
+/// with the good file renamed into place the good save waited for the read
+/// every time. Now the test saves once the huge bytes are read and parsing
+/// (the debug line `scan N parses default.yaml (SIZE bytes)`), and the first
+/// event of the newer save supersedes the scan at once (no settle time): the
+/// only thing left to win the race is a second of parsing against a few
+/// milliseconds of inotify and the event loop.
 @Suite("A newer save supersedes a parse in progress")
 struct SupersededReloadTests {
     static func manyKeys(_ count: Int) -> String {
@@ -18,34 +28,41 @@ struct SupersededReloadTests {
             + (0..<count).map { "  k\($0): \($0)\n" }.joined()
     }
 
-    // Disabled: it races the folder watcher. In the full parallel suite it failed in two
-    // clean-clone runs with no supersession logged (the good layout did go live), and passed
-    // alone; renaming the huge file into place instead made it fail every time. The
-    // mechanism is tested without timing in ReloadGenerationsTests and SupersededScanTests;
-    // issue 18 stays open until this end-to-end test is deterministic.
-    @Test(.disabled("races the folder watcher under the full suite; see the comment above"))
-    func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever() throws {
+    @Test(arguments: [EditorSave.truncateAndWrite, .hiddenTempRenamedOver, .vimBackupRename])
+    func aGoodSaveAfterAHugeOneGoesLiveAndTheHugeOneNever(_ style: EditorSave) throws {
         let host = try startedHost(arguments: ["--log-level", "debug"])
         let device = try host.device()
-        // The huge file's own scan must have started before the good save:
-        // wait for one more "started" line than the log held before it.
-        let started = "of the layouts folder started"
-        let before = host.log.components(separatedBy: started).count
-        try host.write("default.yaml", Self.manyKeys(600_000))
-        let deadline = ContinuousClock.now + .seconds(30)
-        while host.log.components(separatedBy: started).count <= before, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(host.log.components(separatedBy: started).count > before)
+        let huge = Self.manyKeys(600_000)
+        try style.save(huge, as: "default.yaml", in: host.layouts)
+        // Read, so the good save cannot be what this scan parses.
+        try #require(host.waitForLog("parses default.yaml (\(huge.utf8.count) bytes)", timeout: .seconds(60)))
         let good = deskYAML.replacingOccurrences(of: "name: Build", with: "name: Good")
-        try host.write("default.yaml", good)
+        try style.save(good, as: "default.yaml", in: host.layouts)
         #expect(host.waitForLog("a newer save of the layouts folder superseded scan", timeout: .seconds(60)))
-        // The first layout broadcast after both saves is the good one.
-        let (_, layout) = try device.nextLayout(timeout: .seconds(60))
-        #expect(layout.button(page: 0, index: 2)?.name == "Good")
-        #expect(layout.button(page: 0, index: 0)?.name == "Files")
-        let control = try host.controlClient()
-        #expect(try control.status().problems.isEmpty)
-        #expect(try host.device().welcomeLayout == layout)
+        // Every layout broadcast up to the good one, and after it: none is the huge one.
+        let seen = try device.layouts(until: "Good", timeout: .seconds(60))
+        #expect(!seen.contains { $0.button(page: 0, index: 0)?.name == "Huge" })
+        try host.expectSettled(device, on: "Good")
+        #expect(!host.log.contains("reloaded 'default' from default.yaml (revision 3)"), "one reload, the good one")
+    }
+
+    /// The first write of a newer save supersedes the parse at once, not once
+    /// the save settles: here the good file stays open (its scan waits for the
+    /// close), and the huge scan has already given up.
+    @Test func theFirstWriteOfANewerSaveSupersedesAtOnce() throws {
+        let host = try startedHost(arguments: ["--log-level", "debug"])
+        let device = try host.device()
+        let huge = Self.manyKeys(600_000)
+        try EditorSave.truncateAndWrite.save(huge, as: "default.yaml", in: host.layouts)
+        try #require(host.waitForLog("parses default.yaml (\(huge.utf8.count) bytes)", timeout: .seconds(60)))
+        let good = deskYAML.replacingOccurrences(of: "name: Build", with: "name: Good")
+        let fd = try EditorSave.open(host.layouts + "/default.yaml", O_WRONLY | O_TRUNC)
+        try EditorSave.write(fd, Array(good.utf8)[...])
+        let superseded = host.waitForLog("a newer save of the layouts folder superseded scan", timeout: .seconds(60))
+        close(fd)
+        #expect(superseded)
+        let seen = try device.layouts(until: "Good", timeout: .seconds(60))
+        #expect(!seen.contains { $0.button(page: 0, index: 0)?.name == "Huge" })
+        try host.expectSettled(device, on: "Good")
     }
 }

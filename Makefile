@@ -206,19 +206,31 @@ fuzz-regress: fuzz-build
 ## each in its own build folder (.build-asan, .build-tsan) so .build is untouched (docs/reliability.md)
 sanitize: sanitize-address sanitize-thread
 
+# DECK_SANITIZER tells the tests which bounds do not hold under it (FloodTests' memory).
+ASAN_ENV := $(FUZZ_ENV) DECK_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp
 sanitize-address: setup
+	@# The leak suppression's proof: still a report without it, none with it.
+	@mkdir -p .build-asan && $(SWIFTC) -sanitize=address Support/sanitizers/EmptyReadProof.swift -o .build-asan/empty-read-proof
+	@! $(ASAN_ENV) .build-asan/empty-read-proof >/dev/null 2>&1 || \
+		{ echo "sanitize-address: LeakSanitizer no longer reports EmptyReadProof.swift; drop leak:readBytesFromFile in Support/sanitizers/lsan.supp"; exit 1; }
+	$(ASAN_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp .build-asan/empty-read-proof
 	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
-	$(FUZZ_ENV) ASAN_OPTIONS=detect_leaks=1:suppressions=$(CURDIR)/Support/sanitizers/asan.supp LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+	$(ASAN_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/Support/sanitizers/lsan.supp $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
 
+# DECK_SANITIZER tells the tests which can not run under it (FileSizeLimitTests, FloodTests' memory bound).
+TSAN_ENV := $(FUZZ_ENV) DECK_SANITIZER=thread
+TSAN_SUPP := suppressions=$(CURDIR)/Support/sanitizers/tsan.supp exitcode=66
 sanitize-thread: setup
-	@# The suppression's proof: still a report without it, none with it.
-	@mkdir -p .build-tsan && $(SWIFTC) -sanitize=thread Support/sanitizers/MutexProof.swift -o .build-tsan/mutex-proof
+	@# The suppression's proof: MutexProof is reported without it and not with it; RaceProof (a real race) is still reported with it.
+	@mkdir -p .build-tsan && $(SWIFTC) -sanitize=thread Support/sanitizers/MutexProof.swift -o .build-tsan/mutex-proof \
+		&& $(SWIFTC) -sanitize=thread Support/sanitizers/RaceProof.swift -o .build-tsan/race-proof
 	@! $(FUZZ_ENV) TSAN_OPTIONS=exitcode=66 .build-tsan/mutex-proof >/dev/null 2>&1 || \
 		{ echo "sanitize-thread: TSan no longer reports MutexProof.swift; drop the suppression in Support/sanitizers/tsan.supp"; exit 1; }
-	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp exitcode=66" .build-tsan/mutex-proof
+	$(TSAN_ENV) TSAN_OPTIONS="$(TSAN_SUPP)" .build-tsan/mutex-proof
+	@! $(TSAN_ENV) TSAN_OPTIONS="$(TSAN_SUPP)" .build-tsan/race-proof >/dev/null 2>&1 || \
+		{ echo "sanitize-thread: Support/sanitizers/tsan.supp hides the real race in RaceProof.swift"; exit 1; }
 	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
-	$(FUZZ_ENV) TSAN_OPTIONS="suppressions=$(CURDIR)/Support/sanitizers/tsan.supp halt_on_error=1" \
-		$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread
+	$(TSAN_ENV) TSAN_OPTIONS="$(TSAN_SUPP) halt_on_error=1" $(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan

@@ -161,7 +161,7 @@ let package = Package(
                     dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
                                    "LockGate", "DeckTestSupport", "deckd"],
                     path: "Tests/DeckHostTests", swiftSettings: strict),
-        .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine"],
+        .testTarget(name: "DeckCommandLineTests", dependencies: ["DeckCommandLine", "DeckTestSupport"],
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",

@@ -24,11 +24,17 @@ struct ActionRequest: Sendable, Equatable {
 /// with their phases), each started and stopped with the host.
 protocol ActionRunner: Sendable {
     /// Starts `request`'s action and returns at once. `finished` is called
-    /// exactly once, on any thread, with how the action ended.
+    /// exactly once, on any thread, with how the action ended (never after
+    /// ``releaseAfterStop()``).
     func run(_ request: ActionRequest, finished: @escaping @Sendable (ActionOutcome) -> Void)
 
     /// The host is stopping: stop starting actions. Commands already running
     /// are not killed (docs/host.md: one that writes
     /// after the host is gone ends with SIGPIPE).
     func shutdown()
+
+    /// The loop has stopped: let go of every `finished` not yet called (no
+    /// end can reach the loop now), so a command still running keeps nothing
+    /// of the host's allocated.
+    func releaseAfterStop()
 }

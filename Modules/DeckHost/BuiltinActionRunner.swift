@@ -23,16 +23,21 @@ final class BuiltinActionRunner: ActionRunner {
     /// Output logged per action before the rest is counted and dropped.
     let maximumLoggedBytes: Int
 
-    /// An action waiting for a place: what to run, and how to tell that it could not.
+    /// An admitted action: its number in ``Places/finished`` and what to run.
     private struct Job: Sendable {
+        var number: Int
         var label: String
-        var execute: @Sendable () -> Void
-        var fail: @Sendable (String) -> Void
+        var work: @Sendable () -> ActionOutcome
     }
 
     private struct Places {
         var running = 0
         var waiting: [Job] = []
+        /// How each admitted action's end is told, by job number: held here,
+        /// not by the job, so that ``releaseAfterStop()`` can let go of them
+        /// while their commands still run.
+        var finished: [Int: @Sendable (ActionOutcome) -> Void] = [:]
+        var nextNumber = 0
     }
 
     private let places = Mutex(Places())
@@ -58,7 +63,23 @@ final class BuiltinActionRunner: ActionRunner {
             defer { places.waiting = [] }
             return places.waiting
         }
-        for job in waiting { job.fail("the host is stopping") }
+        for job in waiting { complete(job.number, .failed(reason: "the host is stopping")) }
+    }
+
+    /// The loop has stopped, so no action's end can reach it any more: drops
+    /// the `finished` of the commands still running. Each holds the whole
+    /// host, which LeakSanitizer then found alive at exit (docs/reliability.md).
+    func releaseAfterStop() {
+        // Returned and discarded, so they are released outside the lock.
+        _ = places.withLock { places in
+            defer { places.finished = [:] }
+            return places.finished
+        }
+    }
+
+    /// Tells job `number`'s end, once; nothing after ``releaseAfterStop()``.
+    private func complete(_ number: Int, _ outcome: ActionOutcome) {
+        places.withLock { $0.finished.removeValue(forKey: number) }?(outcome)
     }
 
     func run(_ request: ActionRequest, finished: @escaping @Sendable (ActionOutcome) -> Void) {
@@ -92,22 +113,25 @@ final class BuiltinActionRunner: ActionRunner {
         let isOpen = request.button.action.kind == "open"
         let label = LogField.cut(request.button.name)
         let (folder, seconds) = (workingDirectory, timeout)
-        let job = Job(label: label, execute: { [self] in
-            finished(execute(command, in: folder, timeout: seconds, label: label, isOpen: isOpen))
-        }, fail: { reason in finished(.failed(reason: reason)) })
+        let work: @Sendable () -> ActionOutcome = { [self] in
+            execute(command, in: folder, timeout: seconds, label: label, isOpen: isOpen)
+        }
 
-        enum Admission { case start, wait(Int), full }
+        enum Admission { case start(Job), wait(Int), full }
         let admission = places.withLock { places -> Admission in
+            guard places.running < maximumRunning || places.waiting.count < maximumQueued else { return .full }
+            places.nextNumber += 1
+            let job = Job(number: places.nextNumber, label: label, work: work)
+            places.finished[job.number] = finished
             if places.running < maximumRunning {
                 places.running += 1
-                return .start
+                return .start(job)
             }
-            guard places.waiting.count < maximumQueued else { return .full }
             places.waiting.append(job)
             return .wait(places.waiting.count)
         }
         switch admission {
-        case .start:
+        case .start(let job):
             startWorker(with: job)
         case .wait(let position):
             logger.info("'\(label)' waits: \(maximumRunning) actions are running (\(position) waiting)")
@@ -123,7 +147,7 @@ final class BuiltinActionRunner: ActionRunner {
             try HostThread.start(name: "deckd action") { [self] in
                 var next: Job? = first
                 while let job = next {
-                    job.execute()
+                    complete(job.number, job.work())
                     next = places.withLock { places -> Job? in
                         guard !places.waiting.isEmpty else {
                             places.running -= 1
@@ -135,7 +159,7 @@ final class BuiltinActionRunner: ActionRunner {
             }
         } catch {
             places.withLock { $0.running -= 1 }
-            first.fail(error.description)
+            complete(first.number, .failed(reason: error.description))
         }
     }
 

@@ -275,5 +275,6 @@ extension HostCore {
         inputs = HostInputs()
         sessions.removeAll()
         holds = HeldButtons()
+        services.runner.releaseAfterStop()
     }
 }

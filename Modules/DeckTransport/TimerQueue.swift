@@ -30,6 +30,10 @@ public final class LoopTimer {
 /// binary heap. Cancelled timers stay in the heap as empty tombstones until
 /// they reach the top, where they are dropped before the next wait is
 /// computed, so a cancelled timer never causes a wake-up.
+///
+/// A pending timer holds its queue (``LoopTimer/cancel()`` needs it), so the
+/// owner calls ``removeAll()`` when it is done with the queue, as the loop
+/// does when it stops; otherwise the two keep each other allocated.
 final class TimerQueue {
     private var heap: [LoopTimer] = []
     private var tombstones = 0

@@ -42,7 +42,7 @@ struct CommandLineTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.reap()
         #expect(process.terminationStatus == 0)
         #expect(printed.contains("median"))
         let data = try #require(FileManager.default.contents(atPath: output))

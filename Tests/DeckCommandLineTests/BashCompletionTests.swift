@@ -1,4 +1,5 @@
 @testable import DeckCommandLine
+import DeckTestSupport
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ struct BashCompletionTests {
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.reap()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
@@ -42,7 +43,7 @@ struct BashCompletionTests {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-n", file.path]
         try process.run()
-        process.waitUntilExit()
+        process.reap()
         #expect(process.terminationStatus == 0)
     }
 

@@ -1,4 +1,5 @@
 @testable import DeckControl
+import DeckTestSupport
 import Foundation
 import Synchronization
 
@@ -52,7 +53,7 @@ struct ProcessRun {
         }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         errDone.wait()
-        process.waitUntilExit()
+        process.reap()
         return ProcessRun(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
                           err: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }

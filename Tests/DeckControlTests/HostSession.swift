@@ -112,17 +112,13 @@ final class WatchProcess: @unchecked Sendable {
     /// Sends `signal` and returns the exit status.
     func stop(with signal: Int32 = SIGINT) -> Int32 {
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.reap()
         return process.terminationStatus
     }
 
     /// Waits for the process to end on its own.
     func exitStatus(timeout: Duration = .seconds(10)) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw WatchError(description: "watch did not exit") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        guard process.exited(within: timeout) else { throw WatchError(description: "watch did not exit") }
         return process.terminationStatus
     }
 
@@ -132,10 +128,9 @@ final class WatchProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Also when it had already exited: only this frees the Process (Process+Reap.swift).
+        process.reap()
     }
 
     struct WatchError: Error, CustomStringConvertible { let description: String }

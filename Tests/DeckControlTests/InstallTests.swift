@@ -98,7 +98,7 @@ struct InstallTests {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         deckd.standardError = try FileHandle(forWritingTo: log)
         try deckd.run()
-        defer { deckd.terminate(); deckd.waitUntilExit() }
+        defer { deckd.terminate(); deckd.reap() }
         let deadline = ContinuousClock.now + .seconds(20)
         var running: [String] = []
         while ContinuousClock.now < deadline {

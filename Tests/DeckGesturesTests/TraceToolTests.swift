@@ -112,7 +112,7 @@ struct TraceToolTests {
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.reap()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text == "\(TraceFiles.names.count) passed, 0 failed\n")
     }

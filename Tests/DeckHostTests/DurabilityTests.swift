@@ -197,7 +197,7 @@ func makeFolderUnwritable(_ folder: String) throws -> (() -> Void)? {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
         process.arguments = [flag, folder]
         guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
+        process.reap()
         return process.terminationStatus == 0
     }
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), chattr("+i") else { return nil }

@@ -112,7 +112,10 @@ struct FloodTests {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         let rssKB = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? 0
-        #expect(rssKB > 0 && rssKB < 96 * 1024, "deckd's resident memory with 10 held flooders: \(rssKB) kB")
+        // Not under a sanitizer (make sanitize sets DECK_SANITIZER): ASan's shadow
+        // memory and quarantine alone took this deckd to 276 MB (docs/reliability.md).
+        let bound = ProcessInfo.processInfo.environment["DECK_SANITIZER"] == nil ? 96 * 1024 : Int.max
+        #expect(rssKB > 0 && rssKB < bound, "deckd's resident memory with 10 held flooders: \(rssKB) kB")
 
         // A flooder that reads gets what was answered, then the host reads it
         // again: 20,000 pongs are more than it answered before holding it back.

@@ -16,7 +16,7 @@ struct HostileStateTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, path]
         try process.run()
-        process.waitUntilExit()
+        process.reap()
         try #require(process.terminationStatus == 0)
     }
 

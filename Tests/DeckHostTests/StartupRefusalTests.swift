@@ -106,14 +106,14 @@ struct LayoutsFolderTests {
 
         let given = root.path + "/typo/layouts"
         let refused = try deckd(["--layouts", given])
-        refused.waitUntilExit()
+        refused.reap()
         #expect(refused.terminationStatus == 78)
         #expect(text().contains("the layouts folder \(given) does not exist or is not a folder"))
         #expect(!FileManager.default.fileExists(atPath: given))
 
         let folder = root.path + "/config/deckd/layouts"
         let host = try deckd([])
-        defer { host.terminate(); host.waitUntilExit() }
+        defer { host.terminate(); host.reap() }
         let deadline = ContinuousClock.now + .seconds(20)
         while !text().contains("deckd ready on ") && host.isRunning && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)

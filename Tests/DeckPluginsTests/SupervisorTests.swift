@@ -149,7 +149,10 @@ import Testing
         let harness = try PluginHarness(plugins: [TestPlugins.neverReady()], policy: policy)
         try harness.show(try PluginLayouts.with([("mute", "x")]))
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } }, "\(harness.logText)")
-        #expect(harness.waitForLog("plugin 'mute' did not say ready within 800 ms; starting it again in 40 ms"), "\(harness.logText)")
+        // The delay is not asserted: it doubles with every failed start before,
+        // and a start fails with ETXTBSY while a child that another test spawned
+        // as the script was being written still holds it open (seen in make sanitize).
+        #expect(harness.waitForLog("plugin 'mute' did not say ready within 800 ms; starting it again in "), "\(harness.logText)")
         let first = try #require(pids(harness, "mute").first)
         #expect(harness.wait { _ in !processIsAlive(first) }, "its process (a sleep) is gone")
     }

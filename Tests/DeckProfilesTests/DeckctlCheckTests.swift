@@ -126,7 +126,7 @@ struct DeckctlCheckTests {
         try process.run()
         let outText = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.reap()
         let lines = { (text: String) in text.split(separator: "\n").map(String.init) }
         return (process.terminationStatus, lines(outText), lines(errText))
     }

@@ -26,7 +26,7 @@ enum Python {
         // Read before waiting: a full pipe would block python forever.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.reap()
         guard process.terminationStatus == 0 else {
             throw Failure(description: "python3 failed (\(process.terminationStatus)): \(errorText) — is PyYAML installed? `make setup` installs it")
         }

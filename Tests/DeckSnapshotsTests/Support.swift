@@ -64,7 +64,7 @@ func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, 
     process.standardOutput = pipe
     try process.run()
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.reap()
     return (process.terminationStatus, output)
 }
 

@@ -63,7 +63,7 @@ struct TortureTests {
             try process.run()
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
+                process.reap()
             }
             let lines = LineReader(pipe.fileHandleForReading)
             try #require(lines.next() == "ready", "round \(round): the helper did not start")
@@ -75,7 +75,7 @@ struct TortureTests {
             }
             usleep(UInt32.random(in: 0...(round % 2 == 1 ? 3_000 : 15_000), using: &random))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.reap()
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the helper stopped by itself")
             let generations = (early + lines.rest()).compactMap(Int.init)
             if let first = generations.first {

@@ -88,6 +88,9 @@ public final class HostProcess: @unchecked Sendable {
     }
 
     private func launch(extra: [String]) throws -> Process {
+        // The previous run is over (tests start again only after a stop or a
+        // refusal): reap it so Foundation frees it.
+        if let previous = process, !previous.isRunning { previous.reap() }
         logOffset = log.utf8.count
         let process = Process()
         let deckd = try BuiltProducts.path("deckd")
@@ -101,6 +104,12 @@ public final class HostProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: deckd)
             process.arguments = options
         }
+        // The example plugins' launchers (plugins/counter/counter) look for
+        // their program in .build, else on PATH: this build's products first,
+        // so the sanitizer builds (.build-asan, .build-tsan) find theirs.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = BuiltProducts.directory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         handle.seekToEndOfFile()
         process.standardError = handle
@@ -115,18 +124,16 @@ public final class HostProcess: @unchecked Sendable {
         pthread_sigmask(SIG_SETMASK, &none, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try process.run()
+        // deckd has its own copy of the descriptor now.
+        try? handle.close()
         self.process = process
         return process
     }
 
     private func wait(_ process: Process, timeout: Duration) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                process.terminate()
-                throw HarnessError("deckd did not exit within \(timeout)")
-            }
-            Thread.sleep(forTimeInterval: 0.005)
+        guard process.exited(within: timeout) else {
+            process.terminate()
+            throw HarnessError("deckd did not exit within \(timeout)")
         }
         return process.terminationStatus
     }
@@ -183,13 +190,13 @@ public final class HostProcess: @unchecked Sendable {
     deinit {
         // SIGTERM first, so the host stops its plugins and nothing a test
         // started outlives it; SIGKILL if it does not go within 3 s.
-        if let process, process.isRunning {
+        guard let process else { return }
+        if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
-            let deadline = ContinuousClock.now + .seconds(3)
-            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            if !process.exited(within: .seconds(3)) { kill(process.processIdentifier, SIGKILL) }
         }
+        // Also when it had already exited: only this frees the Process (Process+Reap.swift).
+        process.reap()
     }
 }
 

@@ -5,6 +5,7 @@ import Testing
 struct TimerQueueTests {
     @Test func firesInDeadlineOrderWithTiesInSchedulingOrder() {
         let queue = TimerQueue()
+        defer { queue.removeAll() }  // as the loop does when it stops: a pending timer holds its queue
         var fired: [String] = []
         _ = queue.schedule(deadline: 30) { fired.append("c") }
         _ = queue.schedule(deadline: 10) { fired.append("a") }
@@ -20,6 +21,7 @@ struct TimerQueueTests {
 
     @Test func cancelledTimersNeverFireNorSetTheWait() {
         let queue = TimerQueue()
+        defer { queue.removeAll() }  // as the loop does when it stops: a pending timer holds its queue
         var fired: [Int] = []
         let first = queue.schedule(deadline: 5) { fired.append(5) }
         _ = queue.schedule(deadline: 50) { fired.append(50) }
@@ -34,6 +36,7 @@ struct TimerQueueTests {
 
     @Test func compactionKeepsOrder() {
         let queue = TimerQueue()
+        defer { queue.removeAll() }  // as the loop does when it stops: a pending timer holds its queue
         var fired: [UInt64] = []
         var timers: [LoopTimer] = []
         for deadline in (1...300).reversed() {
@@ -48,6 +51,7 @@ struct TimerQueueTests {
 
     @Test func timersScheduledWhileFiringWaitForTheirTurn() {
         let queue = TimerQueue()
+        defer { queue.removeAll() }  // as the loop does when it stops: a pending timer holds its queue
         var fired: [String] = []
         _ = queue.schedule(deadline: 10) {
             fired.append("first")

@@ -55,7 +55,7 @@ export function graphFrom(root, entries) {
  */
 export function pageModules(root) {
   const html = readFileSync(join(root, 'index.html'), 'utf8').replace(/<!--[\s\S]*?-->/g, '');
-  const scripts = [...html.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => normalize(m[1]));
+  const scripts = [...html.matchAll(/<script type="module"(?: async)? src="([^"]+)"/g)].map((m) => normalize(m[1]));
   const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => normalize(m[1]));
   return { scripts, preloads };
 }

@@ -1,5 +1,5 @@
 // Linux interfaces that Swift's Glibc module does not import: epoll, eventfd,
-// signalfd, accept4, pipe2 and posix_spawn_file_actions_addchdir_np (declared
+// signalfd, accept4, pipe2, posix_spawn_file_actions_addchdir_np and _addclosefrom_np (declared
 // by glibc's headers only under _GNU_SOURCE, which the prebuilt Glibc module
 // was not compiled with, so they are declared here with glibc's exact
 // prototypes), naming the calling thread (prctl is variadic, which Swift
@@ -21,6 +21,8 @@ extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags)
 extern int pipe2(int pipefd[2], int flags);
 extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *__restrict actions,
                                                 const char *__restrict path);
+/* glibc 2.34+, under _GNU_SOURCE as the others. */
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434  /* the same number on every architecture since Linux 5.3 */

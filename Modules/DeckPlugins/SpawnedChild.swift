@@ -75,6 +75,12 @@ package struct SpawnedChild: Sendable {
         }
         posix_spawn_file_actions_adddup2(&actions, stdout[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderr[1], 2)
+        // The child gets its three descriptors and nothing else. Not all of the
+        // host's are close-on-exec (Foundation opens files without O_CLOEXEC):
+        // one inherited by a long-lived child stays open in it. A file opened
+        // for writing meanwhile (a plugin being written) then stayed "busy"
+        // for as long as that child ran, and every spawn of it failed ETXTBSY.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         if let workingDirectory { posix_spawn_file_actions_addchdir_np(&actions, workingDirectory) }
 
         var attributes = posix_spawnattr_t()

@@ -42,4 +42,28 @@ import Testing
         }
         #expect(retries == 5)
     }
+
+    /// A descriptor of the host's that is not close-on-exec (Foundation opens
+    /// files so) is not inherited: held by a long-lived child, a file being
+    /// written stayed busy and every spawn of it failed ETXTBSY.
+    @Test func aChildGetsItsThreeDescriptorsOnly() throws {
+        let folder = try TemporaryDirectory(prefix: "spawn")
+        let leaked = open(folder.path + "/open-here", O_WRONLY | O_CREAT | O_TRUNC, 0o644)  // no O_CLOEXEC, on purpose
+        try #require(leaked >= 0)
+        defer { close(leaked) }
+        let child = try SpawnedChild.spawn(["/bin/sh", "-c", "ls -l /proc/$$/fd"])
+        defer { for fd in [child.input, child.output, child.errors, child.exitDescriptor] where fd >= 0 { close(fd) } }
+        var status: Int32 = 0
+        #expect(waitpid(child.pid, &status, 0) == child.pid)
+        var listing = [UInt8](repeating: 0, count: 65536)
+        var text = ""
+        while true {
+            let count = read(child.output, &listing, listing.count)
+            if count <= 0 { break }
+            text += String(decoding: listing[..<count], as: UTF8.self)
+        }
+        #expect(status == 0)
+        #expect(text.contains(" 1 -> ") && text.contains(" 2 -> "), "\(text)")
+        #expect(!text.contains("open-here"), "the host's descriptor reached the child:\n\(text)")
+    }
 }

@@ -65,7 +65,9 @@ import Testing
                 "every press arrives\n\(harness.logText.suffix(2000))")
         let arrived = harness.record.withLock { $0.logs.map(\.message).filter { $0.hasPrefix("plugin 'echo': press") } }
         #expect(arrived == expected, "down and up of each button in the order they were pressed")
-        #expect(harness.record.withLock { $0.results.values.allSatisfy { $0 == .delivered } })
+        #expect(harness.record.withLock { $0.results.values.allSatisfy { $0 == .delivered } },
+                "\(harness.record.withLock { $0.results.filter { $0.value != .delivered }.prefix(3) })\n\(harness.logText.prefix(2000))")
+        #expect(pids(harness, "echo").count == 1, "one process took every press\n\(harness.logText.prefix(2000))")
         // The first presses waited for ready: the buttons came first.
         let messages = harness.record.withLock { $0.logs.map(\.message) }
         let buttons = messages.firstIndex(of: "plugin 'echo': buttons 2")
@@ -259,11 +261,13 @@ import Testing
         let layout = try PluginLayouts.with([("leaver", "x")])
         try harness.show(layout)
         #expect(harness.wait { $0.statuses.last?.state == "running" })
+        // Started at the first attempt: the restart below must be its first.
+        try #require(pids(harness, "leaver").count == 1 && !harness.logged("could not be started"), "started once\n\(harness.logText)")
         let child = try #require(childPID(harness))
         try harness.press(layout, page: 0, index: 0, tag: "exit")
         #expect(harness.wait { $0.statuses.contains { $0.state == "restarting" } })
         #expect(harness.wait { _ in !processIsAlive(child) }, "the child in its group went with it")
-        #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"))
+        #expect(harness.waitForLog("plugin 'leaver' exited with status 0; starting it again in 40 ms"), "\(harness.logText)")
     }
 
     /// A plugin that exits breaks its input pipe a moment before its exit is

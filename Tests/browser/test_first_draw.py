@@ -80,3 +80,24 @@ def test_a_hold_begun_before_the_session_opens_settings_on_release(held):
                       what="the settings sheet")
     assert sheet == "0/0"
     assert not (host.out / "alpha").exists(), "a hold must not run the button"
+
+
+def test_a_host_gone_while_the_session_loads_refuses_offline_touches_and_the_session_comes_when_it_is_back(held):
+    """The session's modules come from the host: killed while they load, the load fails.
+    A tap offline is refused on the spot (never kept to be sent late), and the load is
+    tried again once the page has reconnected — the deck takes touches without a reload."""
+    host, page, request_id = held
+    deck = Deck(page)
+    host.kill()
+    release(page, request_id)  # to a host that is gone: the import fails
+    deck.wait_attr("connection", "offline")
+    deck.tap("0/2")
+    page.wait("document.querySelector('[data-role=\"announce\"]')?.textContent.includes('offline')", what="the refusal said")
+    host.start()
+    retried = next_event(page, "Fetch.requestPaused", timeout=60)
+    assert retried["request"]["url"].endswith("/engine/arrange-session.mjs")
+    release(page, retried["requestId"])
+    deck.wait_attr("connection", "connected", timeout=30)
+    deck.tap("0/1")
+    assert host.ran("counted"), "the deck took no touch after the host came back"
+    assert not (host.out / "charlie").exists(), "a press made offline was sent late"

@@ -49,14 +49,29 @@ export class Controller {
     this.makeSession = null;
     /** Touches on the first layout, before the session (they are replayed into it). */
     this.early = new EarlyTouches();
+    /** The session's modules on their way (null once in, or after a failed load). */
+    this.sessionLoad = null;
     this.listen();
-    loadSession().then((make) => {
+    this.loadTheSession();
+  }
+
+  /**
+   * Fetches the arrange session's modules. They come from the host: one that
+   * stops or is killed while they load fails the load, so a failed load is
+   * tried again when the connection is back (`layoutChanged`), not left
+   * until the page is reloaded.
+   */
+  loadTheSession() {
+    this.sessionLoad = loadSession().then((make) => {
+      this.sessionLoad = null;
       this.makeSession = make;
       this.rebuild();
     }, (error) => {
-      // The deck is drawn but cannot take a touch: say so rather than ignore every tap.
+      this.sessionLoad = null;
       console.error(error);
-      this.announce(this.renderer.t('loadFailed'));
+      // Online, the deck is drawn but cannot take a touch: say so rather than ignore every tap.
+      // Offline, a touch is refused as offline (pointer) and the load is tried again on reconnecting.
+      if (this.connection.online) this.announce(this.renderer.t('loadFailed'));
     });
   }
 
@@ -125,6 +140,8 @@ export class Controller {
   /** The host's layout (or the copy) changed. */
   layoutChanged() {
     const layout = this.store.layout;
+    // Connected again (or a new layout) after the session's modules failed to load: try again.
+    if (!this.makeSession && !this.sessionLoad && this.connection.online) this.loadTheSession();
     if (!this.session || !this.gridModel || this.gridModel.slotsPerPage !== layout.slotsPerPage) {
       this.fit();
       // Before the session's modules are in, a new layout is drawn as it stands (fit may have drawn it already).
@@ -165,7 +182,16 @@ export class Controller {
   /** One pointer event: to the session, or kept until it exists (a touch on the first layout drawn). */
   pointer(kind, event) {
     if (!this.session) {
-      if (this.store.layout && !this.sheet.isOpen) this.early.keep(kind, event);
+      if (!this.store.layout || this.sheet.isOpen) return;
+      if (kind === 'down' && !this.connection.online) {
+        // Offline, any press it became would be refused: refuse it now. Kept, it would be
+        // replayed into a session that may come only once the host (which serves its modules)
+        // is back, and a press made offline would be sent late.
+        event.preventDefault();
+        this.announce(this.renderer.t('refusedOffline'));
+        return;
+      }
+      this.early.keep(kind, event);
       return;
     }
     switch (kind) {

@@ -163,9 +163,16 @@ struct TestPlugin: Sendable {
     func install(in plugins: String) throws {
         let folder = URL(fileURLWithPath: plugins).appendingPathComponent(folderName ?? id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let program = folder.appendingPathComponent("plugin")
-        try Data(script.utf8).write(to: program)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        // Written close-on-exec: Data.write's descriptor is not, and a child
+        // another test started meanwhile (a deckd, a `sleep 100` plugin) kept
+        // it open for writing, so spawning this script failed with ETXTBSY
+        // ("Text file busy") for as long as that child lived.
+        let program = folder.appendingPathComponent("plugin").path
+        let fd = open(program, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: program]) }
+        defer { close(fd) }
+        let bytes = Array(script.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: program]) }
         try Data("id: \(id)\nexec: [./plugin]\n".utf8).write(to: folder.appendingPathComponent("plugin.yaml"))
     }
 }

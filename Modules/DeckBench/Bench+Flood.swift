@@ -91,7 +91,7 @@ extension Bench {
     /// stops reading it, the send waits.
     static func flood(port: UInt16, name: String) -> Int32 {
         guard let flooder = try? BenchDevice(port: port, name: name) else { return 1 }
-        FileHandle.standardOutput.write(Data("flooding\n".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("flooding\n".utf8))
         let line = ClientMessage(id: .int(1), .ping).line()
         let burst = Array((0..<256).map { _ in line }.joined())
         while (try? flooder.socket.send(burst)) != nil {}

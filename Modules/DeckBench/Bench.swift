@@ -126,6 +126,6 @@ package final class Bench {
 
     /// One line of progress on standard error.
     package func progress(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
     }
 }

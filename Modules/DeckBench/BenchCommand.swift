@@ -17,7 +17,7 @@ public enum BenchCommand {
             case let .flooder(port, name): return Bench.flood(port: port, name: name)
             }
         } catch {
-            FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("deck-bench: \(error)\n".utf8))
             return 2
         }
         if let path = options.largeProfile {
@@ -25,7 +25,7 @@ public enum BenchCommand {
                 try GeneratedProfiles.large().write(toFile: path, atomically: true, encoding: .utf8)
                 return 0
             } catch {
-                FileHandle.standardError.write(Data("deck-bench: cannot write \(path): \(error)\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("deck-bench: cannot write \(path): \(error)\n".utf8))
                 return 1
             }
         }
@@ -42,7 +42,7 @@ public enum BenchCommand {
             print("results written to \(options.output)")
             return 0
         } catch {
-            FileHandle.standardError.write(Data("deck-bench: \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("deck-bench: \(error)\n".utf8))
             return 1
         }
     }

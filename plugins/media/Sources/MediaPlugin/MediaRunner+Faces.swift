@@ -1,0 +1,29 @@
+import DeckPluginKit
+
+extension MediaRunner {
+    /// Sends the fields of `face` that differ from `previous`.
+    func show(_ face: MediaState.Face, at slot: MediaState.Slot, previous: MediaState.Face?) {
+        if previous == nil || previous?.title != face.title {
+            plugin.setTitle(face.title, page: slot.page, index: slot.index)
+        }
+        // States, images and flashes need DeckPluginKit's button faces (docs/faces.md §3).
+    }
+
+    func flash(_ slot: MediaState.Slot) {}
+}
+
+/// The last few art URLs and what loading them gave, so a track's art is
+/// read once for every button that shows it, and a bad one is logged once.
+struct ArtCache {
+    private var entries: [(url: String, result: Result<[UInt8], MediaError>)] = []
+    private static let capacity = 8
+
+    /// The bytes for `url`, loading on a miss; `fresh` is true when it was just loaded.
+    mutating func image(_ url: String) -> (result: Result<[UInt8], MediaError>, fresh: Bool) {
+        if let hit = entries.first(where: { $0.url == url }) { return (hit.result, false) }
+        let result = AlbumArt.load(url)
+        entries.append((url, result))
+        if entries.count > Self.capacity { entries.removeFirst() }
+        return (result, true)
+    }
+}

@@ -6,7 +6,23 @@ extension MediaRunner {
         if previous == nil || previous?.title != face.title {
             plugin.setTitle(face.title, page: slot.page, index: slot.index)
         }
+        if previous == nil || previous?.art != face.art {
+            _ = image(for: face.art)
+        }
         // States, images and flashes need DeckPluginKit's button faces (docs/faces.md §3).
+    }
+
+    /// The art's bytes for a face, nil for none; a URL that cannot be shown is logged the first time.
+    func image(for url: String?) -> [UInt8]? {
+        guard let url else { return nil }
+        let (result, fresh) = art.image(url)
+        switch result {
+        case .success(let bytes):
+            return bytes
+        case .failure(let error):
+            if fresh { plugin.log("\(error); the button shows no image", level: .warning) }
+            return nil
+        }
     }
 
     func flash(_ slot: MediaState.Slot) {}

@@ -123,7 +123,8 @@ let package = Package(
         // call it, and DeckFuzzTests run it over every corpus file in the normal build.
         .target(name: "DeckFuzz",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
-                               "DeckWeb", "CZlib"],
+                               "DeckWeb", "CZlib",
+                               "MediaPlugin"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
 
         // MARK: Tests

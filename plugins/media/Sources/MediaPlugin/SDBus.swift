@@ -59,9 +59,15 @@ final class SDBus {
     }
 
     /// Subscribes to signals matching `rule` (D-Bus match syntax); they arrive from ``process()``.
+    ///
+    /// Asynchronous, so a bus that accepts the connection and then stalls
+    /// never blocks the thread; the bus handles requests in order, so the
+    /// match is in place before any later call is answered. A refused match
+    /// closes the connection (sd-bus's rule without an install callback),
+    /// which ``process()`` then reports.
     func addMatch(_ rule: String) throws(MediaError) {
         let bus = try open()
-        let code = sd_bus_add_match(bus, nil, rule, SDBus.handler, Unmanaged.passUnretained(self).toOpaque())
+        let code = sd_bus_add_match_async(bus, nil, rule, SDBus.handler, nil, Unmanaged.passUnretained(self).toOpaque())
         guard code >= 0 else { throw MediaError("subscribing to '\(rule)'", code: code) }
     }
 

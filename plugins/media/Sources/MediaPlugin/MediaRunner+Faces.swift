@@ -1,15 +1,18 @@
 import DeckPluginKit
 
 extension MediaRunner {
-    /// Sends the fields of `face` that differ from `previous`.
+    /// Sends the fields of `face` that differ from `previous` (all of them when it is nil).
     func show(_ face: MediaState.Face, at slot: MediaState.Slot, previous: MediaState.Face?) {
+        let target = ButtonTarget.slot(page: slot.page, index: slot.index)
+        if previous == nil || previous?.state != face.state {
+            plugin.setState(face.state, for: target)
+        }
         if previous == nil || previous?.title != face.title {
-            plugin.setTitle(face.title, page: slot.page, index: slot.index)
+            plugin.setTitle(face.title, for: target)
         }
         if previous == nil || previous?.art != face.art {
-            _ = image(for: face.art)
+            plugin.setImage(image(for: face.art), for: target)
         }
-        // States, images and flashes need DeckPluginKit's button faces (docs/faces.md §3).
     }
 
     /// The art's bytes for a face, nil for none; a URL that cannot be shown is logged the first time.
@@ -25,7 +28,10 @@ extension MediaRunner {
         }
     }
 
-    func flash(_ slot: MediaState.Slot) {}
+    /// The red one-shot flash of a press that could not be done.
+    func flash(_ slot: MediaState.Slot) {
+        plugin.showAlert(for: .slot(page: slot.page, index: slot.index))
+    }
 }
 
 /// The last few art URLs and what loading them gave, so a track's art is

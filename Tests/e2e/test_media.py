@@ -262,3 +262,81 @@ def test_the_bus_going_away_shows_no_player_and_the_plugin_reconnects(deck, bind
         titles(client, 0, "After")
     finally:
         standin.stop()
+
+
+class PluginPipe:
+    """The real deck-plugin-media with this test as its host: hello, buttons and presses in,
+    every line it writes read back (the plugin boundary, PLUGINS.md §2)."""
+
+    def __init__(self, bindir, bus, buttons):
+        import queue
+        import threading
+        self.proc = subprocess.Popen([str(bindir / "deck-plugin-media")], env=bus.env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, encoding="utf-8")
+        self.lines = queue.Queue()
+        self.history, self.cursor = [], 0
+        threading.Thread(target=lambda: [self.lines.put(json.loads(l)) for l in self.proc.stdout], daemon=True).start()
+        self.send({"type": "hello", "protocol": 1, "host": {"name": "deckd", "version": "test"}, "plugin": "media"})
+        assert self.recv(lambda m: m["type"] == "ready")
+        self.buttons = [dict(page=0, index=i, name=f"B{i}", command=c, settings=s) for i, (c, s) in enumerate(buttons)]
+        self.send({"type": "buttons", "buttons": self.buttons})
+
+    def send(self, event):
+        self.proc.stdin.write(json.dumps(event) + "\n")
+        self.proc.stdin.flush()
+
+    def press(self, index):
+        b = self.buttons[index]
+        self.send({"type": "press", "phase": "tap", "command": b["command"], "settings": b["settings"],
+                   "button": {"page": 0, "index": index, "name": b["name"]}, "device": {"name": "t", "kind": "terminal"}})
+
+    def recv(self, pred, timeout=15, anywhere=False):
+        """The next line matching `pred` after the last one matched (or, `anywhere`, the first ever sent)."""
+        import queue
+        for i, m in enumerate(self.history):
+            if (anywhere or i >= self.cursor) and pred(m):
+                self.cursor = max(self.cursor, i + 1)
+                return m
+        deadline = time.time() + timeout
+        while True:
+            try:
+                m = self.lines.get(timeout=max(0.01, deadline - time.time()))
+            except queue.Empty:
+                raise AssertionError(f"no matching line from the plugin; it sent {self.history[-20:]}")
+            self.history.append(m)
+            if pred(m):
+                self.cursor = len(self.history)
+                return m
+
+    def state(self, index, state):
+        return self.recv(lambda m: m["type"] == "setState" and m.get("index") == index and m.get("state") == state)
+
+    def stop(self):
+        self.send({"type": "shutdown"})
+        assert self.proc.wait(5) == 0
+
+
+def test_states_art_and_flashes_at_the_plugin_boundary(bindir, bus, song, players):
+    import base64
+    mpv = players(song)
+    plugin = PluginPipe(bindir, bus, [("play-pause", {}), ("seek", {"seconds": "ten"}), ("stop", {"player": "vlc"})])
+    try:
+        plugin.state(0, "paused")
+        image = plugin.recv(lambda m: m["type"] == "setImage" and m.get("index") == 0 and m.get("image"))
+        assert base64.b64decode(image["image"]) == (song.parent / "cover.jpg").read_bytes()
+        bad = plugin.recv(lambda m: m["type"] == "setTitle" and m.get("index") == 1, anywhere=True)
+        assert bad["title"] == "⚠ settings"
+        assert plugin.recv(lambda m: m["type"] == "setState" and m.get("index") == 2, anywhere=True)["state"] == "no-player"
+        plugin.press(0)
+        plugin.state(0, "playing")
+        bus.wait_prop(MPV, "PlaybackStatus", "Playing")
+        plugin.press(2)  # no vlc: a flash, not a call
+        plugin.recv(lambda m: m["type"] == "showAlert" and m.get("index") == 2)
+        mpv.terminate()
+        mpv.wait(10)
+        plugin.state(0, "no-player")
+        plugin.recv(lambda m: m["type"] == "setImage" and m.get("index") == 0 and m.get("image") is None)
+        plugin.stop()
+    finally:
+        if plugin.proc.poll() is None:
+            plugin.proc.kill()

@@ -340,3 +340,25 @@ def test_states_art_and_flashes_at_the_plugin_boundary(bindir, bus, song, player
     finally:
         if plugin.proc.poll() is None:
             plugin.proc.kill()
+
+
+def test_a_stalled_bus_never_hangs_the_plugin(bindir, bus):
+    """dbus-daemon stopped (SIGSTOP) with calls in flight: presses still reach the plugin, and it
+    ends at once on shutdown rather than waiting for the bus (the host would SIGKILL it after 2 s)."""
+    import signal as signals
+    standin = StandIn(bus, "org.mpris.MediaPlayer2.slow")
+    plugin = PluginPipe(bindir, bus, [("play-pause", {})])
+    try:
+        standin.set(PlaybackStatus="Paused", Metadata={"xesam:title": "slow"})
+        plugin.state(0, "paused")
+        bus.proc.send_signal(signals.SIGSTOP)
+        for _ in range(50):
+            plugin.press(0)
+        started = time.time()
+        plugin.stop()
+        assert time.time() - started < 2, "the plugin took 2 s or more to end with the bus stalled"
+    finally:
+        bus.proc.send_signal(signals.SIGCONT)
+        if plugin.proc.poll() is None:
+            plugin.proc.kill()
+        standin.stop()

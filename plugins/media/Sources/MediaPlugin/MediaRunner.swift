@@ -58,7 +58,7 @@ final class MediaRunner {
                 connect()
             }
         }
-        bus?.close()
+        bus?.close(flushMilliseconds: 500)
         bus = nil
     }
 
@@ -146,5 +146,5 @@ final class MediaRunner {
         return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 
-    private static func nowMilliseconds() -> Int64 { nowMicroseconds() / 1000 }
+    private static func nowMilliseconds() -> Int64 { SDBus.nowMilliseconds() }
 }

@@ -26,10 +26,27 @@ final class SDBus {
 
     deinit { close() }
 
-    /// Flushes and closes; no callback runs after this.
-    func close() {
-        if let bus { sd_bus_flush_close_unref(bus) }
-        bus = nil
+    /// Sends what is still queued for at most `flushMilliseconds` (a press
+    /// just before the plugin stops still reaches the player), then closes;
+    /// no callback runs after this. Never `sd_bus_flush`, which waits without
+    /// end on a bus that stopped reading.
+    func close(flushMilliseconds: Int64 = 0) {
+        guard let bus else { return }
+        let deadline = SDBus.nowMilliseconds() + flushMilliseconds
+        while sd_bus_get_events(bus) & Int32(POLLOUT) != 0 {
+            let left = deadline - SDBus.nowMilliseconds()
+            guard left > 0 else { break }
+            var ready = pollfd(fd: sd_bus_get_fd(bus), events: Int16(POLLOUT), revents: 0)
+            guard poll(&ready, 1, Int32(left)) > 0, sd_bus_process(bus, nil) >= 0 else { break }
+        }
+        sd_bus_close_unref(bus)
+        self.bus = nil
+    }
+
+    static func nowMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     /// The socket to poll, with the events sd-bus waits for and its next timeout (µs, absolute; `UInt64.max`: none).

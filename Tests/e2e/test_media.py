@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import LineClient
+
 HERE = Path(__file__).resolve().parent
 PEER = HERE / "media" / "mpris_peer.py"
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, where python3-dbus and python3-gi are
@@ -362,3 +364,34 @@ def test_a_stalled_bus_never_hangs_the_plugin(bindir, bus):
         if plugin.proc.poll() is None:
             plugin.proc.kill()
         standin.stop()
+
+
+def test_the_button_face_follows_mpv_on_a_level_8_device(deck, bindir, tmp_root, bus, song, players):
+    """docs/faces.md §4 on a real deckd: the state, title and art of a media button as a
+    level-8 device sees them (buttonFace, and the faces of a welcome)."""
+    import base64
+    import hashlib
+    mpv = players(song)
+    host = media_host(deck, bindir, tmp_root, bus, [f"{{name: Play, action: {{plugin: media, command: play-pause}}, {STATES}}}"])
+    client = LineClient(host.port)
+    welcome = client.request({"type": "hello", "protocol": 8, "device": {"name": "faces", "kind": "terminal"}})
+    assert welcome["type"] == "welcome" and welcome["protocol"] >= 8, welcome
+
+    def face(pred):
+        for f in welcome.get("faces", []):
+            if f["index"] == 0 and pred(f):
+                return f
+        return client.recv_until(lambda m: m.get("type") == "buttonFace" and m.get("index") == 0 and pred(m), 15)
+
+    cover = (song.parent / "cover.jpg").read_bytes()
+    shown = face(lambda f: f.get("state") == "paused" and f.get("title") == "Deck Test Tone" and f.get("image"))
+    assert shown["image"]["hash"] == hashlib.sha256(cover).hexdigest()
+    assert shown["image"]["type"] == "image/jpeg"
+    welcome = {}
+    host.ctl("press", "0", "0")
+    bus.wait_prop(MPV, "PlaybackStatus", "Playing")
+    face(lambda f: f.get("state") == "playing")
+    mpv.terminate()
+    mpv.wait(10)
+    # State, title and image are three plugin lines: a frame may carry some of them, the face ends on all.
+    face(lambda f: f.get("state") == "no-player" and f.get("title") is None and f.get("image") is None)

@@ -34,6 +34,8 @@ let package = Package(
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
+        // MARK: plugin media (product)
+        .executable(name: "deck-plugin-media", targets: ["deck-plugin-media"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -95,6 +97,7 @@ let package = Package(
         .systemLibrary(name: "CNettle", path: "Modules/CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CQRencode", path: "Modules/CQRencode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CSDBus", path: "Modules/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Header only: epoll, eventfd, signalfd, accept4 and thread naming, which Glibc does not import.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
@@ -120,7 +123,8 @@ let package = Package(
         // call it, and DeckFuzzTests run it over every corpus file in the normal build.
         .target(name: "DeckFuzz",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
-                               "DeckWeb", "CZlib"],
+                               "DeckWeb", "CZlib",
+                               "MediaPlugin"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
 
         // MARK: Tests
@@ -173,6 +177,16 @@ let package = Package(
                     path: "Tests/DeckTLSTests", swiftSettings: strict),
         .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckWebTests", swiftSettings: strict),
+        // MARK: plugin media
+        // MPRIS over sd-bus (docs/plugins.md, "media"): the logic a test reaches, a thin main, its tests.
+        .target(name: "MediaPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CSDBus"],
+                path: "plugins/media/Sources/MediaPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-media", dependencies: ["MediaPlugin"],
+                          path: "plugins/media/Sources/deck-plugin-media", swiftSettings: strict),
+        .testTarget(name: "MediaPluginTests",
+                    dependencies: ["MediaPlugin", "DeckPluginKit", "DeckModel", "deck-plugin-media"],
+                    path: "Tests/MediaPluginTests", swiftSettings: strict),
+
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
     ],

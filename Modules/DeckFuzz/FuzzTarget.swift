@@ -22,6 +22,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case websocket
     /// A pairing code as a device sends it (WEB.md §3).
     case pairing
+    /// What an MPRIS player puts in `PlaybackStatus` and `Metadata`, through the media plugin's machine.
+    case mediaMetadata = "media-metadata"
 
     /// Runs the decoder on `bytes` and checks its property.
     ///
@@ -39,6 +41,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .httpHead: try HTTPHeadFuzz.check(bytes)
         case .websocket: try WebSocketFuzz.check(bytes)
         case .pairing: try PairingFuzz.check(bytes)
+        case .mediaMetadata: try MediaMetadataFuzz.check(bytes)
         }
     }
 

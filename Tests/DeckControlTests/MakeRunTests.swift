@@ -10,7 +10,7 @@ struct MakeRunTests {
         let plan = try ProcessRun.run("/usr/bin/env", ["make", "--no-print-directory", "-n", "-C", InstallTests.repository, "run"])
         #expect(plan.status == 0, "\(plan.err)")
         let lines = plan.out.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        for product in ["deckd", "deckctl", "deck-plugin-counter"] {
+        for product in ["deckd", "deckctl", "deck-plugin-counter", "deck-plugin-media"] {
             #expect(lines.contains { $0.hasSuffix("build --product \(product)") }, "make run does not build \(product)")
         }
         // The hint it prints must work as it is typed: deckctl is not on PATH after `make run`.

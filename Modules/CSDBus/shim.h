@@ -1,0 +1,8 @@
+// sd-bus, the D-Bus library of libsystemd (libsystemd-dev): the keys plugin's portal back end and the media plugin's MPRIS.
+// Imported with `internal import`: no C type of it appears in a module's API.
+#ifndef DECK_CSDBUS_SHIM_H
+#define DECK_CSDBUS_SHIM_H
+
+#include <systemd/sd-bus.h>
+
+#endif

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DeckPluginKit
+
+/// The bus thread: owns the sd-bus connection and the ``MediaState``,
+/// waits in `poll` on the bus socket and the inbox, and performs the
+/// machine's actions. Reconnects with backoff (1 s doubling to 30 s) when
+/// the bus goes away; the buttons show `no-player` meanwhile.
+final class MediaRunner {
+    let plugin: PluginConnection
+    private let inbox: MediaInbox
+    private var state = MediaState()
+    private var bus: SDBus?
+    private var requests: [UInt64: MediaState.Request] = [:]
+    private var retryDelay: Int64 = 1000
+    private var retryAt: Int64 = 0
+    private var lastFailure = ""
+    var art = ArtCache()
+
+    init(plugin: PluginConnection, inbox: MediaInbox) {
+        self.plugin = plugin
+        self.inbox = inbox
+    }
+
+    /// Runs until the inbox says stop.
+    func run() {
+        connect()
+        while true {
+            var descriptors = [pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+            var timeout: Int32 = -1
+            if let bus, let poll = try? bus.pollState() {
+                descriptors.append(pollfd(fd: poll.descriptor, events: poll.events, revents: 0))
+                if poll.timeout != UInt64.max {
+                    let now = UInt64(max(0, Self.nowMicroseconds()))
+                    timeout = Int32(clamping: poll.timeout > now ? (poll.timeout - now + 999) / 1000 : 0)
+                }
+            } else {
+                timeout = Int32(clamping: max(0, retryAt - Self.nowMilliseconds()))
+            }
+            _ = descriptors.withUnsafeMutableBufferPointer { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
+            let (events, stopped) = inbox.take()
+            if stopped { break }
+            for event in events {
+                switch event {
+                case .buttons(let buttons): feed(.buttons(buttons))
+                case .press(let press): feed(.press(press))
+                case .hello, .shutdown: break
+                }
+            }
+            if let bus {
+                do {
+                    for message in try bus.process() { route(message) }
+                } catch {
+                    lost(error.description)
+                }
+            } else if Self.nowMilliseconds() >= retryAt {
+                connect()
+            }
+        }
+        bus?.close(flushMilliseconds: 500)
+        bus = nil
+    }
+
+    private func connect() {
+        do {
+            let opened = try SDBus()
+            try opened.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                                + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'")
+            try opened.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+                                + "path='/org/mpris/MediaPlayer2'")
+            bus = opened
+            retryDelay = 1000
+            if !lastFailure.isEmpty { plugin.log("connected to the session bus again") }
+            lastFailure = ""
+            feed(.connected)
+        } catch {
+            lost(error.description)
+        }
+    }
+
+    private func lost(_ reason: String) {
+        bus?.close()
+        bus = nil
+        requests = [:]
+        if reason != lastFailure {
+            plugin.log("\(reason); trying again every \(retryDelay / 1000) s up to 30 s", level: .warning)
+            lastFailure = reason
+        }
+        retryAt = Self.nowMilliseconds() + retryDelay
+        retryDelay = min(retryDelay * 2, 30_000)
+        feed(.disconnected(reason: reason))
+    }
+
+    private func route(_ message: DBusMessage) {
+        var request: MediaState.Request?
+        switch message.kind {
+        case .reply(let cookie), .error(let cookie, _, _): request = requests.removeValue(forKey: cookie)
+        case .signal: request = nil
+        }
+        let (input, log) = MediaState.input(for: message, request: request)
+        if let log { plugin.log(log, level: .warning) }
+        if let input { feed(input) }
+    }
+
+    private func feed(_ input: MediaState.Input) {
+        for action in state.handle(input) { perform(action) }
+    }
+
+    private func perform(_ action: MediaState.Action) {
+        switch action {
+        case .listNames:
+            ask(.listNames, MediaState.busName, "/org/freedesktop/DBus", MediaState.busName, "ListNames")
+        case .askOwner(let name):
+            ask(.owner(name), MediaState.busName, "/org/freedesktop/DBus", MediaState.busName, "GetNameOwner", [.string(name)])
+        case .askProperties(let name):
+            ask(.properties(name), name, MediaState.objectPath, "org.freedesktop.DBus.Properties", "GetAll",
+                [.string("org.mpris.MediaPlayer2.Player")])
+        case .call(let player, let member, let arguments):
+            ask(.call(player: player, member: member), player, MediaState.objectPath, "org.mpris.MediaPlayer2.Player",
+                member, arguments)
+        case .show(let slot, let face, let previous):
+            show(face, at: slot, previous: previous)
+        case .alert(let slot):
+            flash(slot)
+        case .log(let level, let text):
+            plugin.log(text, level: level)
+        }
+    }
+
+    private func ask(_ request: MediaState.Request, _ destination: String, _ path: String, _ interface: String,
+                     _ member: String, _ arguments: [DBusArgument] = []) {
+        guard let bus else { return }
+        do {
+            let cookie = try bus.call(destination: destination, path: path, interface: interface, member: member,
+                                      arguments: arguments)
+            requests[cookie] = request
+        } catch {
+            plugin.log(error.description, level: .warning)
+        }
+    }
+
+    private static func nowMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
+
+    private static func nowMilliseconds() -> Int64 { SDBus.nowMilliseconds() }
+}

@@ -192,6 +192,17 @@ def test_no_display_is_a_title_on_every_button_not_a_crash(deck, bindir, tmp_roo
     assert "keys" in status and "running" in status, status
 
 
+def test_the_x_server_going_away_is_a_title_not_a_crash(keys_host, x):
+    host = keys_host()
+    pid = plugin_pid(host)
+    client = host.tcp()
+    x.recorder.stop()
+    x.stop()
+    press(client, 6)
+    wait_log(host, "button 'Free': the X display " + x.display + " went away; 'deckctl restart keys' once it is back")
+    assert plugin_pid(host) == pid  # the same process, still running
+
+
 def plugin_pid(host):
     out = host.ctl("plugins").stdout
     for line in out.splitlines():

@@ -83,8 +83,11 @@ public final class X11Keyboard: KeyboardBackEnd {
 
     /// Reads the keymap and the active group, and gives back the spares of the last command.
     private func begin() throws(KeysError) {
-        guard !X11Errors.lost else { throw .backEnd("the X display \(name) went away; restart the plugin once it is back") }
-        planner.refresh(readMap(), firstGroupActive: activeGroup() == 0)
+        let gone = KeysError.backEnd("the X display \(name) went away; 'deckctl restart keys' once it is back")
+        guard !X11Errors.lost else { throw gone }
+        let map = readMap(), group = activeGroup()
+        guard !X11Errors.lost else { throw gone }  // it went while the map was read
+        planner.refresh(map, firstGroupActive: group == 0)
         perform(planner.restoreSpares())
     }
 
@@ -158,6 +161,9 @@ enum X11Errors {
         guard first else { return }
         // A protocol error (a remap the server refused) is not fatal: the step is skipped.
         _ = XSetErrorHandler { _, _ in 0 }
+        // The default I/O error handler prints and may exit; the exit handler of each display
+        // (watch) records the loss, and Xlib returns to the caller instead of ending the plugin.
+        _ = XSetIOErrorHandler { _ in 0 }
     }
 
     static func watch(_ display: OpaquePointer) {

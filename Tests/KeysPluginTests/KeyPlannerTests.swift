@@ -45,6 +45,14 @@ func smallMap() -> KeyboardMap {
         #expect(planner.release(held.keycodes) == [.up(13)])
     }
 
+    @Test func releasingEverythingLiftsAKeyTwoHoldsShare() throws {
+        var planner = KeyPlanner(map: smallMap())
+        _ = try planner.hold(KeyChord([0xFFE3]))
+        _ = try planner.hold(KeyChord([0xFFE3, 0x61]))
+        #expect(planner.releaseAll() == [.up(13), .up(10)])
+        #expect(planner.held.keycodes.isEmpty)
+    }
+
     @Test func aRemapSomeoneElseUndidIsNotRestored() throws {
         var planner = KeyPlanner(map: smallMap())
         _ = try planner.type("é")

@@ -63,6 +63,11 @@ public struct KeyPlanner: Sendable {
         keycodes.reversed().compactMap { held.release($0) }
     }
 
+    /// Lets go of every key held, however many holds share it.
+    public mutating func releaseAll() -> [KeyStep] {
+        held.releaseAll()
+    }
+
     /// Each chord pressed and released in turn.
     public mutating func tap(_ chords: [KeyChord]) throws(KeysError) -> [KeyStep] {
         var steps: [KeyStep] = []

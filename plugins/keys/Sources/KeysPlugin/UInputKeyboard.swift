@@ -84,9 +84,7 @@ public final class UInputKeyboard: KeyboardBackEnd {
 
     public func releaseAll() {
         holds = [:]
-        var steps: [KeyStep] = []
-        for keycode in planner.held.keycodes.reversed() { steps += planner.release([keycode]) }
-        write(steps)
+        write(planner.releaseAll())
     }
 
     /// The records of the steps: a key's event and a SYN_REPORT each (evdev code = XKB keycode − 8).

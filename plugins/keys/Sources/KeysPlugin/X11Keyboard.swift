@@ -73,11 +73,7 @@ public final class X11Keyboard: KeyboardBackEnd {
     public func releaseAll() {
         holds = [:]
         guard !X11Errors.lost else { return }
-        var released = planner
-        var steps = [KeyStep]()
-        for keycode in released.held.keycodes { steps += released.release([keycode]) }
-        planner = released
-        steps += planner.restoreSpares()
+        let steps = planner.releaseAll() + planner.restoreSpares()
         perform(steps)
     }
 

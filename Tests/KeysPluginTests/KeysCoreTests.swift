@@ -56,6 +56,7 @@ private func press(_ phase: PluginPress.Phase, _ command: String, _ settings: [S
         var core = KeysCore(names: names)
         let actions = core.press(press(.tap, command, settings))
         #expect(actions.first == .setTitle(PluginButtonReference(page: 0, index: 0, name: "b0"), "settings.\(setting)?"))
+        #expect(actions.contains(.alert(PluginButtonReference(page: 0, index: 0, name: "b0"))))
     }
 
     @Test func longTextAndUnknownCommandsAreRefused() {

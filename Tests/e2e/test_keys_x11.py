@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from conftest import LineClient
 from keys_x11 import Recorder, Xvfb, build_recorder, keys_plugin_folder
 
 LAYOUT = """\
@@ -175,6 +176,12 @@ def test_a_typo_is_a_title_on_the_button_and_a_log_line(keys_host, x):
     state = client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 5)
     assert state["title"] == "unknown key shfit: shift?"
     press(client, 5)
+    # At protocol level 8 the refused press also flashes the alert (docs/faces.md §3, §4).
+    faces = LineClient(host.port)
+    assert faces.request({"type": "hello", "protocol": 8, "device": {"name": "faces", "kind": "terminal"}})["type"] == "welcome"
+    press(faces, 5)
+    face = faces.recv_until(lambda m: m.get("type") == "buttonFace" and m.get("index") == 5 and m.get("flash"))
+    assert face["flash"] == "alert" and face["title"] == "unknown key shfit: shift?"
     press(client, 6)
     assert x.recorder.text_of("x") == "x"  # the bad button typed nothing before it
 

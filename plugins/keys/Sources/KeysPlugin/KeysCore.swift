@@ -106,9 +106,10 @@ public struct KeysCore: Sendable {
         }
     }
 
-    /// A back end failed on a press: the button shows it.
+    /// A press was refused or a back end failed on it: the button shows why
+    /// and flashes the alert (docs/faces.md §3), so the finger learns nothing was typed.
     public func failed(_ error: KeysError, on button: PluginButtonReference) -> [KeysAction] {
-        [.setTitle(button, error.title), .log(.warning, "button '\(button.name)': \(error)")]
+        [.setTitle(button, error.title), .alert(button), .log(.warning, "button '\(button.name)': \(error)")]
     }
 
     /// `shutdown`, or the host went away: every key comes up.
@@ -163,6 +164,8 @@ public enum KeysAction: Hashable, Sendable {
     case releaseAll
     /// Show a title on the button (nil: its name again).
     case setTitle(PluginButtonReference, String?)
+    /// Flash the button's alert on every device.
+    case alert(PluginButtonReference)
     /// A line for the host log.
     case log(PluginLogLevel, String)
 }

@@ -55,6 +55,7 @@ final class KeysRunner {
                 case .type(let text): try backEnd?.type(text)
                 case .releaseAll: backEnd?.releaseAll()
                 case .setTitle(let reference, let title): plugin.setTitle(title, for: reference)
+                case .alert(let reference): plugin.showAlert(for: reference)
                 case .log(let level, let message): plugin.log(message, level: level)
                 }
             } catch {

@@ -14,6 +14,8 @@ APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji n
 # The media plugin (plugins/media): sd-bus (libsystemd-dev); its tests start a private dbus-daemon and a real
 # mpv with Debian's MPRIS script on an ffmpeg-made file, and a stand-in player in Debian's python3 with python3-dbus.
 APT_PACKAGES += libsystemd-dev dbus-daemon mpv mpv-mpris ffmpeg python3-dbus python3-gi
+# The keys plugin: XTest and Xlib, xkbcommon's keysym names; its X11 tests run Xvfb, setxkbmap and an xcb/xkbcommon-x11 client built with gcc.
+APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev libxcb-xkb-dev libxcb1-dev xvfb x11-xkb-utils gcc
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -46,6 +48,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 INSTALLED_PLUGIN_FILES += media/plugin.yaml media/media media/deck-plugin-media
+INSTALLED_PLUGIN_FILES += keys/plugin.yaml keys/keys keys/keysyms.txt keys/deck-plugin-keys
 
 .PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
@@ -109,6 +112,7 @@ run: setup
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
 	$(SWIFT) build --product deck-plugin-media
+	$(SWIFT) build --product deck-plugin-keys
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
@@ -134,14 +138,17 @@ install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckctl
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-media
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-keys
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
 install-files:
 	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" -a -x "$(BUILT)/deck-plugin-counter" || \
 		{ echo "make install-files: no deckd, deckctl and deck-plugin-counter in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
+	@test -x "$(BUILT)/deck-plugin-keys" || \
+		{ echo "make install-files: no deck-plugin-keys in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)" \
-		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold"
+		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)/keys"
 	# Stripped: symbols are most of a static Swift binary (deckctl: 76 MB to a few).
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
@@ -155,6 +162,9 @@ install-files:
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-media" "$(DESTDIR)$(PLUGIN_DIR)/media/deck-plugin-media"
 	install -m 644 plugins/media/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/media/plugin.yaml"
 	install -m 755 plugins/media/media "$(DESTDIR)$(PLUGIN_DIR)/media/media"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-keys" "$(DESTDIR)$(PLUGIN_DIR)/keys/deck-plugin-keys"
+	install -m 644 plugins/keys/plugin.yaml plugins/keys/keysyms.txt "$(DESTDIR)$(PLUGIN_DIR)/keys/"
+	install -m 755 plugins/keys/keys "$(DESTDIR)$(PLUGIN_DIR)/keys/keys"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
@@ -186,8 +196,9 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
-	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/media" 2>/dev/null || true
-	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
+	@# Each plugin folder it made (when empty), then the plugins folder itself.
+	@for d in $(sort $(dir $(INSTALLED_PLUGIN_FILES))); do rmdir "$(DESTDIR)$(PLUGIN_DIR)/$$d" 2>/dev/null || true; done
+	@rmdir "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 

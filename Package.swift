@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DeckPluginKit", targets: ["DeckPluginKit"]),
         .library(name: "DeckPlugins", targets: ["DeckPlugins"]),
         .executable(name: "deck-plugin-counter", targets: ["deck-plugin-counter"]),
+        .executable(name: "deck-plugin-keys", targets: ["deck-plugin-keys"]),
         .library(name: "DeckTLS", targets: ["DeckTLS"]),
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
@@ -111,6 +112,20 @@ let package = Package(
         .executableTarget(name: "deck-plugin-counter", dependencies: ["DeckPluginKit", "DeckModel"],
                           path: "Apps/deck-plugin-counter", swiftSettings: strict),
 
+        // MARK: plugin keys
+        // Hotkeys and typed text (issue 25, docs/plugins.md): chord parsing and key planning, the XTest back end.
+        .target(name: "KeysPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CXKBCommon", "CXTest", "CUInput"],
+                path: "plugins/keys/Sources/KeysPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-keys", dependencies: ["KeysPlugin"],
+                          path: "plugins/keys/Sources/deck-plugin-keys", swiftSettings: strict),
+        .testTarget(name: "KeysPluginTests", dependencies: ["KeysPlugin", "DeckPluginKit", "DeckModel"],
+                    path: "Tests/KeysPluginTests", exclude: ["Goldens"], swiftSettings: strict),
+        .systemLibrary(name: "CXKBCommon", path: "Modules/CXKBCommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CXTest", path: "Modules/CXTest", pkgConfig: "xtst", providers: [.apt(["libxtst-dev", "libx11-dev"])]),
+        // Header only: the kernel's input_event and uinput ioctls, for the uinput back end.
+        .systemLibrary(name: "CUInput", path: "Modules/CUInput"),
+
         // MARK: Benchmark (`make bench`; not a library: it measures the others)
         .target(name: "DeckBench",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckSnapshots", "DeckTestSupport", "DeckTLS",
@@ -169,7 +184,7 @@ let package = Package(
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
-                                   "deckctl", "deckd"],
+                                   "deckctl", "deckd", "deck-plugin-keys"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
                     swiftSettings: strict),

@@ -48,12 +48,16 @@ struct InstallTests {
                                                     "share/deckd/plugins/counter/plugin.yaml",
                                                     "share/deckd/plugins/hold/hold.py",
                                                     "share/deckd/plugins/hold/plugin.yaml",
+                                                    "share/deckd/plugins/keys/deck-plugin-keys",
+                                                    "share/deckd/plugins/keys/keys",
+                                                    "share/deckd/plugins/keys/keysyms.txt",
+                                                    "share/deckd/plugins/keys/plugin.yaml",
                                                     "share/deckd/plugins/media/deck-plugin-media",
                                                     "share/deckd/plugins/media/media",
                                                     "share/deckd/plugins/media/plugin.yaml",
                                                     "share/systemd/user/deckd.service"] + web).sorted())
         for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter",
-                       "share/deckd/plugins/media/deck-plugin-media"] {
+                       "share/deckd/plugins/keys/deck-plugin-keys", "share/deckd/plugins/media/deck-plugin-media"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/\(binary)"))
             // Stripped: no symbol table left (issue 17: a static deckctl was 76 MB).
             let sections = try ProcessRun.run("/usr/bin/env", ["readelf", "-S", "\(prefix.path)/\(binary)"])
@@ -79,8 +83,9 @@ struct InstallTests {
         #expect(Self.files(under: prefix.path) == ["bin/keep-me"])
     }
 
-    /// `deckctl status` of the installed deckd (no --plugins) lists counter
-    /// and hold as running once their buttons are live.
+    /// `deckctl status` of the installed deckd (no --plugins) lists counter,
+    /// hold and keys as running once their buttons are live (keys without a
+    /// display: running, its button saying there is no keyboard back end).
     static func expectInstalledPluginsWork(prefix: String) throws {
         let home = try TemporaryDirectory(prefix: "home")
         let layouts = home.path + "/layouts"
@@ -90,6 +95,7 @@ struct InstallTests {
               - buttons:
                   0: {name: Count, action: {plugin: counter, command: increment}}
                   1: {name: Hold, action: {plugin: hold, command: hold}}
+                  2: {name: Hi, action: {plugin: keys, command: type, settings: {text: hi}}}
             """.utf8).write(to: URL(fileURLWithPath: layouts + "/default.yaml"))
         let environment = ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_RUNTIME_DIR": home.path,
                            "PATH": "/usr/bin:/bin"]
@@ -107,11 +113,11 @@ struct InstallTests {
         var running: [String] = []
         while ContinuousClock.now < deadline {
             let status = try ProcessRun.run(prefix + "/bin/deckctl", ["--control", socket, "--json", "status"])
-            running = ["counter", "hold"].filter { status.out.contains(#"{"id":"\#($0)","state":"running""#) }
-            if running.count == 2 { break }
+            running = ["counter", "hold", "keys"].filter { status.out.contains(#"{"id":"\#($0)","state":"running""#) }
+            if running.count == 3 { break }
             usleep(100_000)
         }
-        #expect(running == ["counter", "hold"], "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        #expect(running == ["counter", "hold", "keys"], "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     /// A PREFIX systemd does not search: the hint links the unit and starts

@@ -58,8 +58,10 @@ import Testing
         let catalog = PluginCatalog.scan(folders: [repository.appendingPathComponent("plugins").path],
                                          searchPath: ProcessInfo.processInfo.environment["PATH"])
         #expect(catalog.problems == [])
-        #expect(catalog.manifests.map(\.id) == ["counter", "hold"])
+        #expect(catalog.manifests.map(\.id) == ["counter", "hold", "keys"])
         #expect(catalog.manifest(id: "counter")?.commands.map(\.name) == ["increment", "reset"])
         #expect(catalog.manifest(id: "hold")?.commands.map(\.name) == ["hold"])
+        #expect(catalog.manifest(id: "keys")?.commands.map(\.name) == ["press", "type"])
+        #expect(catalog.manifest(id: "keys")?.commands.first?.hold == true)
     }
 }

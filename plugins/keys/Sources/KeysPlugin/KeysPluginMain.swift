@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DeckPluginKit
+
+/// The keys plugin's program: ``run()`` is all its `main.swift` calls.
+public enum KeysPluginMain {
+    /// Runs until `shutdown` or the host goes away; every held key comes up
+    /// before it returns. Returns the exit status.
+    public static func run(vocabulary path: String = "keysyms.txt") -> Int32 {
+        let names = KeyNames(vocabulary: KeyNames.words(inFile: path))
+        var runner: KeysRunner?
+        let ending = PluginMain.run { event, plugin in
+            switch event {
+            case .hello:
+                let chosen = KeyboardBackEnds.choose()
+                switch chosen {
+                case .success(let backEnd):
+                    plugin.log("keyboard back end: \(backEnd.summary)")
+                    runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd)
+                case .failure(let problem):
+                    plugin.log("\(problem)", level: .warning)
+                    runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil)
+                }
+            case .buttons(let buttons):
+                runner?.perform(runner?.core.buttons(buttons) ?? [], plugin: plugin, button: nil)
+            case .press(let press):
+                runner?.perform(runner?.core.press(press) ?? [], plugin: plugin, button: press.button)
+            case .shutdown:
+                runner?.perform(runner?.core.end() ?? [], plugin: plugin, button: nil)
+            }
+        }
+        runner?.perform(runner?.core.end() ?? [], plugin: PluginConnection(output: -1), button: nil)
+        return ending.exitStatus
+    }
+}
+
+/// Performs a core's actions on a back end and the host connection.
+final class KeysRunner {
+    var core: KeysCore
+    let backEnd: KeyboardBackEnd?
+
+    init(core: KeysCore, backEnd: KeyboardBackEnd?) {
+        self.core = core
+        self.backEnd = backEnd
+    }
+
+    func perform(_ actions: [KeysAction], plugin: PluginConnection, button: PluginButtonReference?) {
+        for action in actions {
+            do throws(KeysError) {
+                switch action {
+                case .tap(let chords): try backEnd?.tap(chords)
+                case .hold(let key, let chords): try backEnd?.hold(chords, for: key)
+                case .up(let key): backEnd?.release(key)
+                case .type(let text): try backEnd?.type(text)
+                case .releaseAll: backEnd?.releaseAll()
+                case .setTitle(let reference, let title): plugin.setTitle(title, for: reference)
+                case .alert(let reference): plugin.showAlert(for: reference)
+                case .log(let level, let message): plugin.log(message, level: level)
+                }
+            } catch {
+                let failure = button.map { core.failed(error, on: $0) } ?? [.log(.warning, "\(error)")]
+                perform(failure, plugin: plugin, button: nil)
+            }
+        }
+    }
+}
+

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CXTest
+import Synchronization
+
+/// Keys through the XTest extension of an X server: keysyms found on the
+/// current keymap (read again before each command: the layout may change),
+/// the rest through a spare keycode remapped for the moment (``KeyPlanner``).
+///
+/// Keys an earlier run of the plugin left down (it was killed) come up when
+/// this one opens the display: XTest releases only keys XTest pressed, so a
+/// key the user holds on a real keyboard stays down.
+public final class X11Keyboard: KeyboardBackEnd {
+    private let display: OpaquePointer
+    private let name: String
+    private var planner: KeyPlanner
+    private var holds: [ButtonKey: [Keycode]] = [:]
+
+    /// Opens `display` (`:1`) and checks it has XTest.
+    public init(display name: String) throws(KeysError) {
+        X11Errors.install()
+        guard let display = XOpenDisplay(name) else {
+            throw .backEnd("cannot open the X display \(name) (is the X server running, and may this user connect?)")
+        }
+        var event: Int32 = 0, error: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
+        guard XTestQueryExtension(display, &event, &error, &major, &minor) != 0 else {
+            XCloseDisplay(display)
+            throw .backEnd("the X display \(name) has no XTest extension")
+        }
+        X11Errors.watch(display)
+        self.display = display
+        self.name = name
+        self.planner = KeyPlanner(map: KeyboardMap(minimumKeycode: 8, keysymsPerKeycode: 1, keysyms: []))
+        releaseStaleKeys()
+    }
+
+    deinit {
+        if !X11Errors.lost { XCloseDisplay(display) }
+    }
+
+    public var summary: String { "X11 (XTest) on \(name)" }
+
+    public func tap(_ chords: [KeyChord]) throws(KeysError) {
+        try begin()
+        var steps: [KeyStep] = []
+        defer { perform(steps) }
+        for chord in chords { steps += try planner.tap([chord]) }
+    }
+
+    public func hold(_ chords: [KeyChord], for button: ButtonKey) throws(KeysError) {
+        try begin()
+        var steps: [KeyStep] = []
+        defer { perform(steps) }
+        steps += try planner.tap(Array(chords.dropLast()))
+        guard let last = chords.last else { return }
+        let pressed = try planner.hold(last)
+        steps += pressed.steps
+        holds[button, default: []] += pressed.keycodes
+    }
+
+    public func release(_ button: ButtonKey) {
+        guard let keycodes = holds.removeValue(forKey: button), !X11Errors.lost else { return }
+        perform(planner.release(keycodes))
+    }
+
+    public func type(_ text: String) throws(KeysError) {
+        try begin()
+        let steps = try planner.type(text)
+        perform(steps)
+    }
+
+    public func releaseAll() {
+        holds = [:]
+        guard !X11Errors.lost else { return }
+        let steps = planner.releaseAll() + planner.restoreSpares()
+        perform(steps)
+    }
+
+    /// Reads the keymap and the active group, and gives back the spares of the last command.
+    private func begin() throws(KeysError) {
+        let gone = KeysError.backEnd("the X display \(name) went away; 'deckctl restart keys' once it is back")
+        guard !X11Errors.lost else { throw gone }
+        let map = readMap(), group = activeGroup()
+        guard !X11Errors.lost else { throw gone }  // it went while the map was read
+        planner.refresh(map, firstGroupActive: group == 0)
+        perform(planner.restoreSpares())
+    }
+
+    private func readMap() -> KeyboardMap {
+        var low: Int32 = 0, high: Int32 = 0
+        XDisplayKeycodes(display, &low, &high)
+        var perKeycode: Int32 = 0
+        let count = high - low + 1
+        guard count > 0, let table = XGetKeyboardMapping(display, KeyCode(low), count, &perKeycode) else {
+            return KeyboardMap(minimumKeycode: 8, keysymsPerKeycode: 1, keysyms: [])
+        }
+        defer { XFree(table) }
+        let keysyms = (0..<Int(count * perKeycode)).map { Keysym(truncatingIfNeeded: table[$0]) }
+        return KeyboardMap(minimumKeycode: Keycode(low), keysymsPerKeycode: Int(perKeycode), keysyms: keysyms)
+    }
+
+    private func activeGroup() -> Int {
+        var state = XkbStateRec()
+        guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == 0 else { return 0 }
+        return Int(state.group)
+    }
+
+    private func perform(_ steps: [KeyStep]) {
+        guard !steps.isEmpty, !X11Errors.lost else { return }
+        for step in steps {
+            switch step {
+            case .remap(let keycode, let keysym):
+                // The symbol at both levels: a lone letter would be read as
+                // (lower, upper) by the core protocol's rule, and É type é.
+                var symbols = [KeySym(keysym), KeySym(keysym)]
+                XChangeKeyboardMapping(display, Int32(keycode), 2, &symbols, 1)
+            case .down(let keycode):
+                XTestFakeKeyEvent(display, UInt32(keycode), 1, 0)
+            case .up(let keycode):
+                XTestFakeKeyEvent(display, UInt32(keycode), 0, 0)
+            case .settle:
+                XSync(display, 0)
+                var pause = timespec(tv_sec: 0, tv_nsec: 30_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+        XSync(display, 0)
+    }
+
+    /// Lifts every key the server has down; XTest ignores releases of keys it did not press.
+    private func releaseStaleKeys() {
+        var keys = [CChar](repeating: 0, count: 32)
+        XQueryKeymap(display, &keys)
+        for (byte, bits) in keys.enumerated() where bits != 0 {
+            for bit in 0..<8 where UInt8(bitPattern: bits) & (1 << bit) != 0 {
+                XTestFakeKeyEvent(display, UInt32(byte * 8 + bit), 0, 0)
+            }
+        }
+        XSync(display, 0)
+    }
+}
+
+/// Xlib's error handlers exit the process by default; these record instead,
+/// so a bad request or a server that goes away never ends the plugin.
+enum X11Errors {
+    private static let state = Mutex((installed: false, lost: false))
+
+    /// True once the connection to the X server broke.
+    static var lost: Bool { state.withLock { $0.lost } }
+
+    static func install() {
+        let first = state.withLock { state in
+            defer { state.installed = true }
+            return !state.installed
+        }
+        guard first else { return }
+        // A protocol error (a remap the server refused) is not fatal: the step is skipped.
+        _ = XSetErrorHandler { _, _ in 0 }
+        // The default I/O error handler prints and may exit; the exit handler of each display
+        // (watch) records the loss, and Xlib returns to the caller instead of ending the plugin.
+        _ = XSetIOErrorHandler { _ in 0 }
+    }
+
+    static func watch(_ display: OpaquePointer) {
+        XSetIOErrorExitHandler(display, { _, _ in X11Errors.state.withLock { $0.lost = true } }, nil)
+    }
+}

@@ -11,6 +11,8 @@ APT_PACKAGES += libssl-dev openssl tcpdump iproute2
 # The web deck's browser tests: a real headless Chromium, and fonts so Korean
 # names and emoji render in it (and in the screenshots); node runs the app's pure modules.
 APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
+# The sound plugin: libpulse to build it; pulseaudio and pactl/pacat/pacmd (pulseaudio-utils) for its tests with a real server.
+APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -42,6 +44,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
+INSTALLED_PLUGIN_FILES += sound/plugin.yaml sound/sound sound/deck-plugin-sound
 
 .PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
@@ -104,6 +107,7 @@ run: setup
 	$(SWIFT) build --product deckd
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
+	$(SWIFT) build --product deck-plugin-sound
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
@@ -128,6 +132,7 @@ install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckd
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckctl
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-sound
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
@@ -144,6 +149,12 @@ install-files:
 	install -m 755 plugins/counter/counter "$(DESTDIR)$(PLUGIN_DIR)/counter/counter"
 	install -m 644 plugins/hold/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/hold/plugin.yaml"
 	install -m 755 plugins/hold/hold.py "$(DESTDIR)$(PLUGIN_DIR)/hold/hold.py"
+	@test -x "$(BUILT)/deck-plugin-sound" || \
+		{ echo "make install-files: no deck-plugin-sound in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PLUGIN_DIR)/sound"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-sound" "$(DESTDIR)$(PLUGIN_DIR)/sound/deck-plugin-sound"
+	install -m 644 plugins/sound/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/sound/plugin.yaml"
+	install -m 755 plugins/sound/sound "$(DESTDIR)$(PLUGIN_DIR)/sound/sound"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
@@ -175,6 +186,7 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
+	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/sound" 2>/dev/null || true
 	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi

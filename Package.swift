@@ -34,6 +34,8 @@ let package = Package(
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
+        // MARK: plugin sound
+        .executable(name: "deck-plugin-sound", targets: ["deck-plugin-sound"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -175,6 +177,18 @@ let package = Package(
                     path: "Tests/DeckWebTests", swiftSettings: strict),
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
+
+        // MARK: plugin sound
+        // Mute and volume over libpulse (plugins/sound); its logic in a library the tests reach.
+        // Linked by name: libpulse.pc adds only -D_REENTRANT -pthread, flags SwiftPM refuses with a warning.
+        .systemLibrary(name: "CPulse", path: "Modules/CPulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "SoundPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CPulse"],
+                path: "plugins/sound/Sources/SoundPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-sound", dependencies: ["SoundPlugin", "DeckPluginKit"],
+                          path: "plugins/sound/Sources/deck-plugin-sound", swiftSettings: strict),
+        .testTarget(name: "SoundPluginTests",
+                    dependencies: ["SoundPlugin", "DeckPluginKit", "DeckModel", "DeckTestSupport", "deck-plugin-sound"],
+                    path: "Tests/SoundPluginTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

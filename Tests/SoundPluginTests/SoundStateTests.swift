@@ -162,14 +162,15 @@ import Testing
                 "the same bad button is logged once, not on every list")
         #expect(machine.handle(.press(Self.press(bad))) == [
             .log(.warning, "button 'Bad' (page 3, slot 4): bad settings: step must be a whole number of percent points, such as 5 or -5; the press does nothing"),
+            .alert(page: 2, index: 3),
         ])
         _ = machine.handle(.streams([]))
         #expect(machine.handle(.press(Self.press(Self.buttons[3]))) == [
-            .log(.warning, "button 'Fox' (page 2, slot 1): 'FIREFOX' plays nothing now; the press does nothing"),
+            .log(.warning, "button 'Fox' (page 2, slot 1): 'FIREFOX' plays nothing now; the press does nothing"), .alert(page: 1, index: 0),
         ])
         _ = machine.handle(.lost(reason: "gone"))
         #expect(machine.handle(.press(Self.press(Self.buttons[0]))) == [
-            .log(.warning, "button 'Mute' (page 1, slot 1): no sound server now; the press does nothing"),
+            .log(.warning, "button 'Mute' (page 1, slot 1): no sound server now; the press does nothing"), .alert(page: 0, index: 0),
         ])
         var refused = Self.live()
         #expect(refused.handle(.changeFailed(.sink("speakers"), reason: "Access denied")) == [

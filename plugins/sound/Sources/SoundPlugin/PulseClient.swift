@@ -12,6 +12,7 @@ final class PulseClient {
     /// What the loop does with faces and log lines (the plugin connection).
     struct Output {
         var show: (_ page: Int, _ index: Int, _ face: SoundFace) -> Void
+        var alert: (_ page: Int, _ index: Int) -> Void
         var log: (_ level: PluginLogLevel, _ message: String) -> Void
     }
 
@@ -45,14 +46,15 @@ final class PulseClient {
             let (inputs, stopping) = inbox.take()
             if stopping { return }
             for input in inputs { feed(input) }
-            if let reason = died {
-                died = nil
-                tearDown()
-                feed(.lost(reason: reason))
-            }
             if let due = reconnectAt, ContinuousClock.now >= due {
                 reconnectAt = nil
                 feed(.reconnectDue)
+            }
+            // Last before polling: a connect above (from an input or the retry) may fail at once.
+            while let reason = died {
+                died = nil
+                tearDown()
+                feed(.lost(reason: reason))
             }
             var timeout: Int32 = -1
             if let due = reconnectAt {
@@ -76,6 +78,7 @@ final class PulseClient {
         case .connect: connect()
         case .reconnect(let delay): reconnectAt = ContinuousClock.now + delay
         case .show(let page, let index, let face): output.show(page, index, face)
+        case .alert(let page, let index): output.alert(page, index)
         case .change(let endpoint, let change): request(change, of: endpoint)
         case .refresh: ListKind.allCases.forEach(refresh)
         case .log(let level, let message): output.log(level, message)

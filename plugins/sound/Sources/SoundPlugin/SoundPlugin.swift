@@ -78,6 +78,7 @@ private final class LoopBody: Sendable {
         let plugin = plugin
         let output = PulseClient.Output(
             show: { page, index, face in SoundPlugin.present(face, page: page, index: index, on: plugin) },
+            alert: { page, index in plugin.showAlert(for: .slot(page: page, index: index)) },
             log: { level, message in plugin.log(message, level: level) })
         do {
             let client = try PulseClient(output: output)
@@ -89,8 +90,11 @@ private final class LoopBody: Sendable {
 }
 
 extension SoundPlugin {
-    /// Sends a face to the host.
+    /// Sends a face to the host: its state and its title, one line each
+    /// (the host keeps the newest of each per button and frame).
     static func present(_ face: SoundFace, page: Int, index: Int, on plugin: PluginConnection) {
-        plugin.setTitle(face.title, page: page, index: index)
+        let target = ButtonTarget.slot(page: page, index: index)
+        plugin.setState(face.state?.rawValue, for: target)
+        plugin.setTitle(face.title, for: target)
     }
 }

@@ -6,19 +6,20 @@ extension SoundState {
     mutating func pressed(_ press: PluginPress) -> [Action] {
         // A tap, or the down edge of a press: once per press.
         guard press.phase != .up else { return [] }
+        let alert = Action.alert(page: press.button.page, index: press.button.index)
         let who = "button '\(press.button.name)' (page \(press.button.page + 1), slot \(press.button.index + 1))"
         let binding: SoundBinding
         do throws(SoundError) {
             binding = try SoundBinding.parse(command: press.command, settings: press.settings)
         } catch {
-            return [.log(.warning, "\(who): \(error); the press does nothing")]
+            return [.log(.warning, "\(who): \(error); the press does nothing"), alert]
         }
         guard connection == .live else {
-            return [.log(.warning, "\(who): no sound server now; the press does nothing")]
+            return [.log(.warning, "\(who): no sound server now; the press does nothing"), alert]
         }
         let targets = server.levels(of: binding.control)
         guard !targets.isEmpty else {
-            return [.log(.warning, "\(who): \(Self.missing(binding.control)); the press does nothing")]
+            return [.log(.warning, "\(who): \(Self.missing(binding.control)); the press does nothing"), alert]
         }
         var actions: [Action] = []
         switch binding.command {

@@ -41,6 +41,8 @@ public struct SoundState: Sendable {
         case reconnect(after: Duration)
         /// Show this face on the button at `page`/`index`.
         case show(page: Int, index: Int, SoundFace)
+        /// Flash the button at `page`/`index` red: its press did nothing.
+        case alert(page: Int, index: Int)
         /// Ask the server for this change.
         case change(SoundEndpoint, SoundChange)
         /// List everything again (after a refused change).

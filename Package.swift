@@ -187,7 +187,8 @@ let package = Package(
         .executableTarget(name: "deck-plugin-sound", dependencies: ["SoundPlugin", "DeckPluginKit"],
                           path: "plugins/sound/Sources/deck-plugin-sound", swiftSettings: strict),
         .testTarget(name: "SoundPluginTests",
-                    dependencies: ["SoundPlugin", "DeckPluginKit", "DeckModel", "DeckTestSupport", "deck-plugin-sound"],
+                    dependencies: ["SoundPlugin", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTestSupport",
+                                   "deck-plugin-sound", "deckd"],
                     path: "Tests/SoundPluginTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,8 @@ APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji n
 APT_PACKAGES += libsystemd-dev dbus-daemon mpv mpv-mpris ffmpeg python3-dbus python3-gi
 # The keys plugin: XTest and Xlib, xkbcommon's keysym names; its X11 tests run Xvfb, setxkbmap and an xcb/xkbcommon-x11 client built with gcc.
 APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev libxcb-xkb-dev libxcb1-dev xvfb x11-xkb-utils gcc
+# The sound plugin: libpulse to build it; pulseaudio and pactl/pacat/pacmd (pulseaudio-utils) for its tests with a real server.
+APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -49,6 +51,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 INSTALLED_PLUGIN_FILES += media/plugin.yaml media/media media/deck-plugin-media
 INSTALLED_PLUGIN_FILES += keys/plugin.yaml keys/keys keys/keysyms.txt keys/deck-plugin-keys
+INSTALLED_PLUGIN_FILES += sound/plugin.yaml sound/sound sound/deck-plugin-sound
 
 .PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
@@ -113,6 +116,7 @@ run: setup
 	$(SWIFT) build --product deck-plugin-counter
 	$(SWIFT) build --product deck-plugin-media
 	$(SWIFT) build --product deck-plugin-keys
+	$(SWIFT) build --product deck-plugin-sound
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
@@ -123,6 +127,8 @@ run: setup
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
 ## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.
 BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
+# The sound plugin's latency figure runs the plugin itself.
+BENCH_PRODUCTS += deck-plugin-sound
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
@@ -139,6 +145,7 @@ install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-media
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-keys
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-sound
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
@@ -165,6 +172,12 @@ install-files:
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-keys" "$(DESTDIR)$(PLUGIN_DIR)/keys/deck-plugin-keys"
 	install -m 644 plugins/keys/plugin.yaml plugins/keys/keysyms.txt "$(DESTDIR)$(PLUGIN_DIR)/keys/"
 	install -m 755 plugins/keys/keys "$(DESTDIR)$(PLUGIN_DIR)/keys/keys"
+	@test -x "$(BUILT)/deck-plugin-sound" || \
+		{ echo "make install-files: no deck-plugin-sound in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PLUGIN_DIR)/sound"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-sound" "$(DESTDIR)$(PLUGIN_DIR)/sound/deck-plugin-sound"
+	install -m 644 plugins/sound/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/sound/plugin.yaml"
+	install -m 755 plugins/sound/sound "$(DESTDIR)$(PLUGIN_DIR)/sound/sound"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \

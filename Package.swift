@@ -37,6 +37,8 @@ let package = Package(
         .executable(name: "deckd", targets: ["deckd"]),
         // MARK: plugin media (product)
         .executable(name: "deck-plugin-media", targets: ["deck-plugin-media"]),
+        // MARK: plugin sound
+        .executable(name: "deck-plugin-sound", targets: ["deck-plugin-sound"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -204,6 +206,19 @@ let package = Package(
 
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),
+
+        // MARK: plugin sound
+        // Mute and volume over libpulse (plugins/sound); its logic in a library the tests reach.
+        // Linked by name: libpulse.pc adds only -D_REENTRANT -pthread, flags SwiftPM refuses with a warning.
+        .systemLibrary(name: "CPulse", path: "Modules/CPulse", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "SoundPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CPulse"],
+                path: "plugins/sound/Sources/SoundPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-sound", dependencies: ["SoundPlugin", "DeckPluginKit"],
+                          path: "plugins/sound/Sources/deck-plugin-sound", swiftSettings: strict),
+        .testTarget(name: "SoundPluginTests",
+                    dependencies: ["SoundPlugin", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTestSupport",
+                                   "deck-plugin-sound", "deckd"],
+                    path: "Tests/SoundPluginTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -54,12 +54,13 @@ package final class Bench {
             section("footprint", "footprint") { try measureFootprint(deckd: deckd) }
         }
         section("snapshots", "snapshots") { try measureSnapshots() }
+        section("sound", "the sound plugin") { try measureSound() }
         return figures
     }
 
     /// The parts `--only` may name, in the order they run.
     package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "profile", "start", "status",
-                                   "footprint", "snapshots"]
+                                   "footprint", "snapshots", "sound"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
     package var productsFolder: String {

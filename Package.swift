@@ -34,6 +34,8 @@ let package = Package(
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
+        // MARK: plugin obs (product)
+        .executable(name: "deck-plugin-obs", targets: ["deck-plugin-obs"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -122,6 +124,15 @@ let package = Package(
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
                                "DeckWeb", "CZlib"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
+
+        // MARK: plugin obs
+        // OBS Studio over obs-websocket v5 (plugins/obs): a WebSocket client on wslay and nettle, its own poll loop.
+        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CWslay", "CNettle"],
+                path: "plugins/obs/Sources/ObsPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-obs", dependencies: ["ObsPlugin"], path: "plugins/obs/Sources/deck-plugin-obs",
+                          swiftSettings: strict),
+        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel"],
+                    path: "Tests/ObsPluginTests", swiftSettings: strict),
 
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],

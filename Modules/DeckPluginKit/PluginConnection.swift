@@ -61,6 +61,12 @@ public final class PluginConnection: Sendable {
         setTitle(title, page: button.page, index: button.index)
     }
 
+    /// Says how the plugin is doing, for `deckctl plugins` (nil clears it).
+    @discardableResult
+    public func setStatus(_ status: String?) -> Bool {
+        send(.setStatus(status))
+    }
+
     /// Writes `message` to the host's log under this plugin's id.
     @discardableResult
     public func log(_ message: String, level: PluginLogLevel = .info) -> Bool {

@@ -10,13 +10,17 @@ public enum PluginMessage: Hashable, Sendable {
     case setTitle(page: Int, index: Int, title: String?)
     /// Writes `message` to the host's log under the plugin's id.
     case log(level: PluginLogLevel, message: String)
+    /// One sentence on how the plugin is doing (`connected to OBS 29.0.2`),
+    /// shown by `deckctl plugins` while it runs; nil clears it. Forgotten when the process ends.
+    case setStatus(String?)
 
-    /// The wire `type` (`ready`, `setTitle`, `log`).
+    /// The wire `type` (`ready`, `setTitle`, `log`, `setStatus`).
     public var type: String {
         switch self {
         case .ready: "ready"
         case .setTitle: "setTitle"
         case .log: "log"
+        case .setStatus: "setStatus"
         }
     }
 }

@@ -343,6 +343,7 @@ final class ObsRunner {
     private func report() {
         guard reportedStatus != deck.status else { return }
         reportedStatus = deck.status
+        plugin.setStatus(deck.status.sentence)
         plugin.log("OBS: \(deck.status.sentence)", level: .info)
     }
 

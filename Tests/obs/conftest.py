@@ -1,0 +1,65 @@
+"""The obs plugin's end-to-end tests: a real deckd (Tests/e2e's fixtures), the real plugin
+binary, and a real OBS (make test-obs) or the stand-in server (obs_standin.py, make test)."""
+import importlib.util
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+_spec = importlib.util.spec_from_file_location("deck_e2e_conftest", HERE.parent / "e2e" / "conftest.py")
+_e2e = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_e2e)
+bindir, tmp_root, deck = _e2e.bindir, _e2e.tmp_root, _e2e.deck
+
+
+def install_obs_plugin(root: Path, bindir: Path):
+    """The plugin folder the host finds: the repo's manifest, exec pointing at the built binary."""
+    folder = root / "plugins" / "obs"
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = (HERE.parents[1] / "plugins" / "obs" / "plugin.yaml").read_text()
+    (folder / "plugin.yaml").write_text(manifest.replace("exec: [./obs]", f"exec: [{bindir / 'deck-plugin-obs'}]"))
+
+
+def obs_layout(port, password_file, extra_buttons=""):
+    return textwrap.dedent(f"""\
+        name: default
+        pages:
+          - buttons:
+              0: {{name: Intro, action: {{plugin: obs, command: scene, settings: {{scene: Intro, url: "ws://127.0.0.1:{port}", passwordFile: "{password_file}"}}}}}}
+              1: {{name: Live, action: {{plugin: obs, command: scene, settings: {{scene: Live}}}}}}
+              2: {{name: Rec, action: {{plugin: obs, command: record}}}}
+              3: {{name: Mic, action: {{plugin: obs, command: mute, settings: {{input: Mic}}}}}}
+        """) + extra_buttons
+
+
+@pytest.fixture
+def obs_deck(deck, bindir, tmp_root):
+    """obs_deck(port, password) -> a started Host whose layout drives OBS at that port."""
+    def start(port, password, extra_buttons=""):
+        root = tmp_root / "host1"
+        install_obs_plugin(root, bindir)
+        secret = tmp_root / "obs-password"
+        secret.write_text(password + "\n")
+        return deck(yaml=obs_layout(port, secret, extra_buttons))
+    return start
+
+
+def wait_for(what, probe, timeout=30.0):
+    """Asks `probe` (a control request, a client's reply) until it returns something true."""
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = probe()
+        if last:
+            return last
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {timeout} s (last: {last!r})")
+
+
+def plugin_line(host):
+    r = host.ctl("plugins", "obs")
+    return r.stdout.strip()

@@ -5,7 +5,8 @@ internal import CWslay
 /// write (our masked frames, pongs, the answer to a close) taken with
 /// ``takeOutput()``. wslay reassembles fragments, answers pings and close
 /// frames, and refuses what the RFC forbids; a message over the limit is
-/// refused from its frame header (close 1009) before its payload is kept.
+/// refused by the length its frame header claims (close 1009), at its first
+/// payload byte, before any of its payload is kept.
 ///
 /// A class, not a value: wslay's callbacks find it through a pointer.
 final class WebSocketClientCodec {

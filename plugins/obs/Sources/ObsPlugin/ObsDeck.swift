@@ -50,15 +50,16 @@ struct ObsDeck {
         commands[button] ?? Result { () throws(ObsSettingsError) in try ObsCommand(command: command, settings: settings) }
     }
 
-    /// Buttons whose face differs from what was last sent, with their new face.
-    mutating func changedFaces(now: ContinuousClock.Instant) -> [(PluginButtonReference, ObsFace)] {
-        var changes: [(PluginButtonReference, ObsFace)] = []
+    /// Buttons whose face differs from what was last sent, with their new face and the one before (nil: none sent).
+    mutating func changedFaces(now: ContinuousClock.Instant) -> [(PluginButtonReference, ObsFace, before: ObsFace?)] {
+        var changes: [(PluginButtonReference, ObsFace, before: ObsFace?)] = []
         for button in buttons {
             let reference = button.reference
             let face = self.face(of: commands[reference], now: now)
-            if shown[reference] != face {
+            let before = shown[reference]
+            if before != face {
                 shown[reference] = face
-                changes.append((reference, face))
+                changes.append((reference, face, before))
             }
         }
         return changes

@@ -80,9 +80,11 @@ final class ObsRunner {
         switch deck.command(for: press.button, command: press.command, settings: press.settings) {
         case .failure(let error):
             plugin.log("'\(press.button.name)': \(error)", level: .warning)
+            plugin.showAlert(for: press.button)
         case .success(let command):
             guard case .open(let socket, let codec, var session) = link, session.isIdentified else {
-                plugin.log("'\(press.button.name)': OBS is \(deck.status.sentence); the press did nothing", level: .warning)
+                plugin.log("'\(press.button.name)': the press did nothing, the plugin is not connected to OBS (\(deck.status.sentence))", level: .warning)
+                plugin.showAlert(for: press.button)
                 return
             }
             let (id, actions) = session.request(command.request, now: now)
@@ -238,7 +240,10 @@ final class ObsRunner {
                 answered(response, now: now)
             case .failed(let id, let request, let why):
                 let button = inFlight.removeValue(forKey: id)?.1
-                if let button { plugin.log("'\(button.name)': \(request.type) failed: \(why)", level: .warning) }
+                if let button {
+                    plugin.log("'\(button.name)': \(request.type) failed: \(why)", level: .warning)
+                    plugin.showAlert(for: button)
+                }
             }
         }
         flushCodec(now: now)
@@ -255,20 +260,26 @@ final class ObsRunner {
         guard response.ok else {
             plugin.log("'\(button.name)': OBS refused \(request.type): \(response.comment ?? "code \(response.code)")",
                        level: .warning)
+            plugin.showAlert(for: button)
             return
         }
+        if request.type == "SaveReplayBuffer" { plugin.showOk(for: button) }
         if request.type == "GetSourceScreenshot", let image = response.data.imageData {
             showScreenshot(image, on: button)
         }
     }
 
     private func showScreenshot(_ dataURL: String, on button: PluginButtonReference) {
-        guard let comma = dataURL.firstIndex(of: ","), ObsDigest.unbase64(dataURL[dataURL.index(after: comma)...]) != nil else {
+        guard let comma = dataURL.firstIndex(of: ","), let image = ObsDigest.unbase64(dataURL[dataURL.index(after: comma)...]) else {
             plugin.log("'\(button.name)': OBS sent a screenshot that is not a base64 data URL", level: .warning)
             return
         }
-        // Button images arrive with faces (docs/faces.md §3, setImage); until the host takes them, say so once.
-        plugin.log("'\(button.name)': screenshot taken, but this host cannot show button images yet (setImage)", level: .debug)
+        guard image.count <= PluginProtocol.maximumImageBytes else {
+            plugin.log("'\(button.name)': the screenshot is \(image.count) bytes, over the \(PluginProtocol.maximumImageBytes) a button shows; give settings.width a smaller number",
+                       level: .warning)
+            return
+        }
+        plugin.setImage(image, for: button)
     }
 
     /// The link ended: the session decides the status (a refused password closes with 4009).
@@ -348,8 +359,9 @@ final class ObsRunner {
     }
 
     private func showFaces(now: ContinuousClock.Instant) {
-        for (button, face) in deck.changedFaces(now: now) {
-            plugin.setTitle(face.title, for: button)
+        for (button, face, before) in deck.changedFaces(now: now) {
+            if before == nil || face.title != before?.title { plugin.setTitle(face.title, for: button) }
+            if before == nil || face.state != before?.state { plugin.setState(face.state, for: button) }
         }
     }
 

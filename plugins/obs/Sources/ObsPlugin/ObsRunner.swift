@@ -26,13 +26,15 @@ final class ObsRunner {
     private let inbox: ObsInbox
     private var deck = ObsDeck()
     private var endpoint = ObsEndpoint()
-    private var link: Link = .idle(retryAt: .now)
+    /// Idle until the first `buttons`: they say where OBS is.
+    private var link: Link = .idle(retryAt: .now + .seconds(3600))
     private var retry = ObsRunner.firstRetry
     private var outgoing: [UInt8] = []
     /// What each request in flight was for: the pressed button, or a sync request.
     private var inFlight: [String: (ObsRequest, PluginButtonReference?)] = [:]
     private var lastShot: [PluginButtonReference: ContinuousClock.Instant] = [:]
     private var reportedStatus: ObsConnectionStatus?
+    private var heardButtons = false
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     private var random = SystemRandomNumberGenerator()
 
@@ -66,7 +68,8 @@ final class ObsRunner {
         for problem in deck.setButtons(buttons) { plugin.log(problem, level: .warning) }
         let (next, problems) = ObsEndpoint.from(buttons)
         for problem in problems { plugin.log(problem, level: .warning) }
-        if next != endpoint {
+        if next != endpoint || !heardButtons {
+            heardButtons = true
             endpoint = next
             drop(status: .connecting, now: now)
             link = .idle(retryAt: now)

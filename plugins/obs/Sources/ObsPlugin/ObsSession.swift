@@ -23,7 +23,7 @@ public enum ObsConnectionStatus: Equatable, Sendable {
     public var sentence: String {
         switch self {
         case .connecting: "connecting to OBS"
-        case .connected(let obs, let webSocket): "connected to OBS \(obs ?? "?") (obs-websocket \(webSocket))"
+        case .connected(let obs, let webSocket): "connected to OBS\(obs.map { " " + $0 } ?? "") (obs-websocket \(webSocket))"
         case .unauthorised(let why): "unauthorised: \(why)"
         case .unreachable(let why): "unreachable: \(why)"
         }

@@ -104,9 +104,14 @@ final class WebSocketClientCodec {
         input = []
         if end == nil, status != 0 || wslay_event_get_read_enabled(context) == 0 {
             // wslay refused a frame (an oversized message, a bad opcode, an unmasked rule) and queued its close.
-            let code = wslay_event_get_status_code_sent(context)
-            end = .violation(code == 1009 ? "sent a message over the size limit"
-                                          : "sent a frame RFC 6455 forbids (close \(code))")
+            // The close wslay queued is only counted as sent once written: write it (into `output`) first.
+            while wslay_event_want_write(context) != 0, wslay_event_send(context) == 0 {}
+            let why = switch wslay_event_get_status_code_sent(context) {
+            case 1009: "sent a message over the size limit"
+            case 1007: "sent a text message that is not UTF-8"
+            case let code: "sent a frame RFC 6455 forbids (close \(code))"
+            }
+            end = .violation(why)
         }
         defer { arrived = [] }
         return arrived

@@ -11,6 +11,7 @@ APT_PACKAGES += libssl-dev openssl tcpdump iproute2
 # The web deck's browser tests: a real headless Chromium, and fonts so Korean
 # names and emoji render in it (and in the screenshots); node runs the app's pure modules.
 APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji nodejs
+# The obs plugin's WebSocket client (wslay, nettle) needs nothing new; make test-obs's real OBS is below (OBS_APT_PACKAGES).
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -42,7 +43,9 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(DESTDIR)$(BASH_COMPLETION_DIR)/deckctl $(DESTDIR)$(SYSTEMD_USER_DIR)/deckd.service \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
+INSTALLED_PLUGIN_FILES += obs/plugin.yaml obs/obs obs/deck-plugin-obs
 
+.PHONY: test-obs
 .PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
 all: build
@@ -81,11 +84,26 @@ test: setup
 	node --test Apps/web/test/*.test.mjs
 	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
+	# The obs plugin against its obs-websocket stand-in (the real OBS is make test-obs).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_standin.py
 	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
 	node --test Tests/web/
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
 	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
 	@$(MAKE) --no-print-directory fuzz-regress
+
+# What make test-obs adds: OBS Studio 29+ (obs-websocket 5) and a virtual X display for it.
+OBS_APT_PACKAGES := obs-studio xvfb
+
+## test-obs: the obs plugin on a real deckd against a real OBS Studio under Xvfb (installs obs-studio and xvfb when missing; about 15 s)
+test-obs: setup
+	@missing=""; for p in $(OBS_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "make test-obs: installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; fi
+	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
+	$(SWIFT) build --product deck-plugin-obs
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_real.py
 
 ## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
 screenshots: setup
@@ -104,6 +122,7 @@ run: setup
 	$(SWIFT) build --product deckd
 	$(SWIFT) build --product deckctl
 	$(SWIFT) build --product deck-plugin-counter
+	$(SWIFT) build --product deck-plugin-obs
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
@@ -128,14 +147,18 @@ install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckd
 	$(SWIFT) build $(RELEASE_FLAGS) --product deckctl
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-counter
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-obs
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
 install-files:
 	@test -n "$(BUILT)" -a -x "$(BUILT)/deckd" -a -x "$(BUILT)/deckctl" -a -x "$(BUILT)/deck-plugin-counter" || \
 		{ echo "make install-files: no deckd, deckctl and deck-plugin-counter in BUILT='$(BUILT)'; run make install, which builds them" >&2; exit 1; }
+	@test -x "$(BUILT)/deck-plugin-obs" || \
+		{ echo "make install-files: no deck-plugin-obs in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)" \
 		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold"
+	install -d "$(DESTDIR)$(PLUGIN_DIR)/obs"
 	# Stripped: symbols are most of a static Swift binary (deckctl: 76 MB to a few).
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
@@ -144,6 +167,9 @@ install-files:
 	install -m 755 plugins/counter/counter "$(DESTDIR)$(PLUGIN_DIR)/counter/counter"
 	install -m 644 plugins/hold/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/hold/plugin.yaml"
 	install -m 755 plugins/hold/hold.py "$(DESTDIR)$(PLUGIN_DIR)/hold/hold.py"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-obs" "$(DESTDIR)$(PLUGIN_DIR)/obs/deck-plugin-obs"
+	install -m 644 plugins/obs/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/obs/plugin.yaml"
+	install -m 755 plugins/obs/obs "$(DESTDIR)$(PLUGIN_DIR)/obs/obs"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \
@@ -175,6 +201,7 @@ uninstall:
 		systemctl --user disable --now deckd.service >/dev/null 2>&1 || true; \
 	fi
 	rm -f $(INSTALLED_FILES)
+	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/obs" 2>/dev/null || true
 	@rmdir "$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi

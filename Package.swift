@@ -176,7 +176,7 @@ let package = Package(
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
-                                   "deckctl", "deckd"],
+                                   "deckctl", "deckd", "deck-plugin-obs"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
                     swiftSettings: strict),

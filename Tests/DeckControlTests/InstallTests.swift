@@ -48,8 +48,12 @@ struct InstallTests {
                                                     "share/deckd/plugins/counter/plugin.yaml",
                                                     "share/deckd/plugins/hold/hold.py",
                                                     "share/deckd/plugins/hold/plugin.yaml",
+                                                    "share/deckd/plugins/obs/deck-plugin-obs",
+                                                    "share/deckd/plugins/obs/obs",
+                                                    "share/deckd/plugins/obs/plugin.yaml",
                                                     "share/systemd/user/deckd.service"] + web).sorted())
-        for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter"] {
+        for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter",
+                       "share/deckd/plugins/obs/deck-plugin-obs"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/\(binary)"))
             // Stripped: no symbol table left (issue 17: a static deckctl was 76 MB).
             let sections = try ProcessRun.run("/usr/bin/env", ["readelf", "-S", "\(prefix.path)/\(binary)"])

@@ -133,6 +133,8 @@ run: setup
 ## bench: release build, then every figure of issue 10 against this machine's floors (docs/performance.md);
 ## prints a table and writes bench/results.json. Reports only: a slow machine never makes it fail.
 BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
+# The obs figure's plugin (it reports 'not measurable' without OBS Studio and Xvfb).
+BENCH_PRODUCTS += deck-plugin-obs
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench

@@ -49,7 +49,7 @@ def seed_home(home: Path, port: int, password: str, recordings: Path):
         {"alerts_enabled": False, "auth_required": True, "first_load": False, "server_enabled": True,
          "server_password": password, "server_port": port}))
     (config / "basic" / "profiles" / "Deck" / "basic.ini").write_text(
-        "[General]\nName=Deck\n\n[Video]\nBaseCX=320\nBaseCY=180\nOutputCX=320\nOutputCY=180\nFPSType=1\nFPSInt=10\n\n"
+        "[General]\nName=Deck\n\n[Video]\nBaseCX=320\nBaseCY=180\nOutputCX=320\nOutputCY=180\nFPSType=1\nFPSInt=30\n\n"
         f"[Output]\nMode=Simple\n\n[SimpleOutput]\nFilePath={recordings}\nRecFormat2=mkv\nVBitrate=300\n"
         "RecQuality=Stream\nRecEncoder=x264\nStreamEncoder=x264\n")
     (config / "basic" / "scenes" / "Deck.json").write_text(json.dumps({

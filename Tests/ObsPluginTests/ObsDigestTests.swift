@@ -8,15 +8,4 @@ import Testing
         #expect(ObsDigest.authentication(password: "supersecretpassword", salt: "lM1GncleQOaCu9lT1yeUZhFYnqhsLLP1G5lAGo3ixaI=",
                                          challenge: "+IxH4CnCiqpX1rM9scsNynZzbOe4KhDeYcTNS3PDaeY=") == "1Ct943GAT+6YQUUX47Ia/ncufilbe6+oD6lY+5kaCu4=")
     }
-
-    @Test(arguments: [[], [0], [1, 2], [1, 2, 3], Array(0...255).map(UInt8.init)] as [[UInt8]])
-    func base64RoundTrips(_ bytes: [UInt8]) {
-        let text = ObsDigest.base64(bytes)
-        #expect(bytes.isEmpty ? text.isEmpty : ObsDigest.unbase64(text[...]) == bytes)
-    }
-
-    @Test(arguments: ["!!!!", "abc", "Zm9v=Zm9v", ""])
-    func notBase64IsRefused(_ text: String) {
-        #expect(ObsDigest.unbase64(text[...]) == nil)
-    }
 }

@@ -29,10 +29,11 @@ def obs_layout(port, password_file, extra_buttons=""):
         name: default
         pages:
           - buttons:
-              0: {{name: Intro, action: {{plugin: obs, command: scene, settings: {{scene: Intro, url: "ws://127.0.0.1:{port}", passwordFile: "{password_file}"}}}}}}
-              1: {{name: Live, action: {{plugin: obs, command: scene, settings: {{scene: Live}}}}}}
-              2: {{name: Rec, action: {{plugin: obs, command: record}}}}
-              3: {{name: Mic, action: {{plugin: obs, command: mute, settings: {{input: Mic}}}}}}
+              0: {{name: Intro, action: {{plugin: obs, command: scene, settings: {{scene: Intro, url: "ws://127.0.0.1:{port}", passwordFile: "{password_file}"}}}},
+                  states: [{{id: inactive}}, {{id: active}}]}}
+              1: {{name: Live, action: {{plugin: obs, command: scene, settings: {{scene: Live}}}}, states: [{{id: inactive}}, {{id: active}}]}}
+              2: {{name: Rec, action: {{plugin: obs, command: record}}, states: [{{id: "off"}}, {{id: starting}}, {{id: "on"}}, {{id: stopping}}]}}
+              3: {{name: Mic, action: {{plugin: obs, command: mute, settings: {{input: Mic}}}}, states: [{{id: live}}, {{id: muted}}]}}
         """) + extra_buttons
 
 

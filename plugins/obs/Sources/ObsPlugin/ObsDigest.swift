@@ -1,7 +1,8 @@
+import DeckModel
 internal import CNettle
 
-/// SHA-256, SHA-1 and base64 by nettle: obs-websocket's authentication
-/// string and the WebSocket handshake's key check.
+/// SHA-256 and SHA-1 by nettle (base64 is DeckModel's): obs-websocket's
+/// authentication string and the WebSocket handshake's key check.
 enum ObsDigest {
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var context = sha256_ctx()
@@ -21,40 +22,10 @@ enum ObsDigest {
         return digest
     }
 
-    static func base64(_ bytes: [UInt8]) -> String {
-        var encoded = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4)
-        encoded.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { input in
-                out.baseAddress!.withMemoryRebound(to: CChar.self, capacity: out.count) {
-                    nettle_base64_encode_raw($0, input.count, input.baseAddress)
-                }
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
-    }
-
-    /// The bytes of standard base64 text; nil when it is not valid base64.
-    static func unbase64(_ text: Substring) -> [UInt8]? {
-        let input = Array(text.utf8)
-        var context = base64_decode_ctx()
-        nettle_base64_decode_init(&context)
-        var decoded = [UInt8](repeating: 0, count: input.count / 4 * 3 + 3)
-        var length = decoded.count
-        let ok = decoded.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { bytes in
-                bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    nettle_base64_decode_update(&context, &length, out.baseAddress, bytes.count, $0) == 1
-                }
-            }
-        }
-        guard !input.isEmpty, ok, nettle_base64_decode_final(&context) == 1 else { return nil }
-        return Array(decoded[0..<length])
-    }
-
     /// obs-websocket v5's answer to a Hello's challenge:
     /// `base64(sha256(base64(sha256(password + salt)) + challenge))`.
     static func authentication(password: String, salt: String, challenge: String) -> String {
-        let secret = base64(sha256(Array((password + salt).utf8)))
-        return base64(sha256(Array((secret + challenge).utf8)))
+        let secret = Base64.encode(sha256(Array((password + salt).utf8)))
+        return Base64.encode(sha256(Array((secret + challenge).utf8)))
     }
 }

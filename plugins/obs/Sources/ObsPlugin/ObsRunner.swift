@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DeckModel
 import DeckPluginKit
 
 /// The OBS thread: one connection at a time to obs-websocket, reconnecting
@@ -273,16 +274,17 @@ final class ObsRunner {
     }
 
     private func showScreenshot(_ dataURL: String, on button: PluginButtonReference) {
-        guard let comma = dataURL.firstIndex(of: ","), let image = ObsDigest.unbase64(dataURL[dataURL.index(after: comma)...]) else {
-            plugin.log("'\(button.name)': OBS sent a screenshot that is not a base64 data URL", level: .warning)
+        guard let comma = dataURL.firstIndex(of: ",") else {
+            plugin.log("'\(button.name)': OBS sent a screenshot that is not a data URL", level: .warning)
             return
         }
-        guard image.count <= PluginProtocol.maximumImageBytes else {
-            plugin.log("'\(button.name)': the screenshot is \(image.count) bytes, over the \(PluginProtocol.maximumImageBytes) a button shows; give settings.width a smaller number",
+        do throws(Base64.DecodingError) {
+            let image = try Base64.decode(String(dataURL[dataURL.index(after: comma)...]), limit: PluginProtocol.maximumImageBytes)
+            plugin.setImage(image, for: button)
+        } catch {
+            plugin.log("'\(button.name)': OBS's screenshot cannot be shown (\(error)); a smaller settings.width helps when it is too large",
                        level: .warning)
-            return
         }
-        plugin.setImage(image, for: button)
     }
 
     /// The link ended: the session decides the status (a refused password closes with 4009).

@@ -1,3 +1,5 @@
+import DeckModel
+
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1) as a
 /// value: the request to write, then the server's answer fed in as it
 /// arrives until it is a `101` with the right `Sec-WebSocket-Accept`.
@@ -22,7 +24,7 @@ struct WebSocketClientHandshake {
 
     /// A handshake with a fresh random key (16 bytes in base64).
     init<Random: RandomNumberGenerator>(using random: inout Random) {
-        key = ObsDigest.base64((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+        key = Base64.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// The GET request for `host:port`, asking for obs-websocket's JSON subprotocol.
@@ -59,7 +61,7 @@ struct WebSocketClientHandshake {
             fields[name] = String(value.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
         guard fields["upgrade"]?.lowercased() == "websocket" else { return .refused("the answer has no 'Upgrade: websocket'") }
-        let expected = ObsDigest.base64(ObsDigest.sha1(Array((key + Self.guid).utf8)))
+        let expected = Base64.encode(ObsDigest.sha1(Array((key + Self.guid).utf8)))
         guard fields["sec-websocket-accept"] == expected else {
             return .refused("its Sec-WebSocket-Accept does not match the key sent")
         }

@@ -64,3 +64,32 @@ def wait_for(what, probe, timeout=30.0):
 def plugin_line(host):
     r = host.ctl("plugins", "obs")
     return r.stdout.strip()
+
+
+class Faces:
+    """A level-8 TCP device that keeps every button's live face (docs/faces.md §4)."""
+
+    def __init__(self, host):
+        self.client = _e2e.LineClient(host.port)
+        welcome = self.client.request({"type": "hello", "protocol": 8, "device": {"name": "faces", "kind": "terminal"}})
+        assert welcome["type"] == "welcome", welcome
+        self.faces = {(f["page"], f["index"]): f for f in welcome.get("faces", [])}
+
+    def face(self, index, page=0):
+        return self.faces.get((page, index), {"title": None, "state": None, "image": None})
+
+    def wait(self, what, index, pred, timeout=20.0):
+        """Reads faces until button `index`'s face satisfies `pred` (it may already)."""
+        deadline = time.time() + timeout
+        while not pred(self.face(index)):
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError(f"{what}: button {index} shows {self.face(index)}")
+            m = self.client.recv(left)
+            if m.get("type") == "buttonFace":
+                self.faces[(m["page"], m["index"])] = m
+        return self.face(index)
+
+    def press(self, index, page=0):
+        reply = self.client.request({"type": "press", "page": page, "index": index})
+        assert reply["type"] == "ok", reply

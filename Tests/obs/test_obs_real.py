@@ -1,7 +1,7 @@
 """The obs plugin against a real OBS Studio (obs-websocket 5.1) under Xvfb: make test-obs."""
 import pytest
 
-from conftest import plugin_line, wait_for
+from conftest import Faces, plugin_line, wait_for
 from obs_support import Obs, ObsClient, Xvfb, obs_available
 
 pytestmark = pytest.mark.skipif(not obs_available(), reason="obs-studio and Xvfb are not installed (make test-obs installs them)")
@@ -74,3 +74,37 @@ def test_killing_obs_and_starting_it_again_reconnects(obs, obs_deck):
     wait_for("unreachable", lambda: "unreachable" in plugin_line(host))
     obs.start()
     wait_for("connected again", lambda: "connected to OBS" in plugin_line(host))
+
+
+def test_scene_buttons_follow_a_switch_made_by_another_client(obs, second, obs_deck):
+    host = obs_deck(obs.port, obs.password)
+    wait_for("connected", lambda: "connected to OBS" in plugin_line(host))
+    device = Faces(host)
+    device.wait("Intro live at start", 0, lambda f: f["state"] == "active")
+    second.request("SetCurrentProgramScene", {"sceneName": "Live"})
+    device.wait("Live follows", 1, lambda f: f["state"] == "active")
+    device.wait("Intro no longer live", 0, lambda f: f["state"] is None)
+    device.press(0)
+    device.wait("the press switches back", 0, lambda f: f["state"] == "active")
+    assert second.request("GetCurrentProgramScene")["responseData"]["currentProgramSceneName"] == "Intro"
+
+
+def test_record_state_follows(obs, second, obs_deck):
+    host = obs_deck(obs.port, obs.password)
+    wait_for("connected", lambda: "connected to OBS" in plugin_line(host))
+    device = Faces(host)
+    device.press(2)
+    device.wait("recording, with its elapsed time", 2, lambda f: f["state"] == "on" and (f["title"] or "").startswith("0:"))
+    second.request("StopRecord")
+    device.wait("stopped", 2, lambda f: f["state"] is None and f["title"] is None)
+
+
+def test_mute_follows_the_input(obs, second, obs_deck):
+    host = obs_deck(obs.port, obs.password)
+    wait_for("connected", lambda: "connected to OBS" in plugin_line(host))
+    device = Faces(host)
+    second.request("SetInputMute", {"inputName": "Mic", "inputMuted": True})
+    device.wait("muted", 3, lambda f: f["state"] == "muted")
+    device.press(3)
+    device.wait("unmuted by the button", 3, lambda f: f["state"] is None)
+    assert second.request("GetInputMute", {"inputName": "Mic"})["responseData"]["inputMuted"] is False

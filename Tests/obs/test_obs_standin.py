@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import plugin_line, wait_for
+from conftest import Faces, plugin_line, wait_for
 from obs_standin import StandIn, frame
 
 
@@ -49,19 +49,24 @@ def test_identifies_with_the_v5_authentication_and_syncs_in_one_batch(server, ob
     assert server.password not in host.log_text()
 
 
-def test_a_scene_press_sends_set_current_program_scene(server, obs_deck):
+def test_a_scene_press_sends_set_current_program_scene_and_the_faces_follow(server, obs_deck):
     host = obs_deck(server.port, server.password)
     connected(host)
-    device = host.tcp()
-    assert device.request({"type": "press", "page": 0, "index": 1})["type"] == "ok"
+    device = Faces(host)
+    device.wait("Intro live from the sync", 0, lambda f: f["state"] == "active")
+    device.press(1)
     sent = wait_for("SetCurrentProgramScene", lambda: requests_of(server, "SetCurrentProgramScene"))
     assert sent[0]["d"]["requestData"] == {"sceneName": "Live"}
-    assert server.scene == "Live"
+    device.wait("Live live", 1, lambda f: f["state"] == "active")
+    device.wait("Intro not", 0, lambda f: f["state"] is None)
+    device.press(3)
+    device.wait("Mic muted", 3, lambda f: f["state"] == "muted")
 
 
 def test_a_wrong_password_is_unauthorised_and_never_logged(server, obs_deck):
     host = obs_deck(server.port, "wrong-password-1234")
     wait_for("unauthorised", lambda: "unauthorised" in plugin_line(host))
+    Faces(host).wait("the buttons say so", 0, lambda f: f["title"] == "OBS: password?")
     assert "wrong-password-1234" not in host.log_text()
 
 
@@ -115,6 +120,10 @@ def test_a_flood_of_scene_changes_leaves_the_plugin_answering_with_bounded_memor
     for second in range(3):
         server.flood(1000, "Live" if second == 2 else "Outro")
     elapsed = time.time() - started
+    # The faces end right: the last scene named is the live one.
+    faces = Faces(host)
+    faces.wait("Live after the flood", 1, lambda f: f["state"] == "active")
+    assert faces.face(0)["state"] is None
     # Right after the flood a press still goes through: the plugin read it all and is not behind.
     device = host.tcp()
     device.request({"type": "press", "page": 0, "index": 0})

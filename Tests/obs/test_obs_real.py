@@ -1,4 +1,6 @@
 """The obs plugin against a real OBS Studio (obs-websocket 5.1) under Xvfb: make test-obs."""
+import base64
+
 import pytest
 
 from conftest import Faces, plugin_line, wait_for
@@ -108,3 +110,14 @@ def test_mute_follows_the_input(obs, second, obs_deck):
     device.press(3)
     device.wait("unmuted by the button", 3, lambda f: f["state"] is None)
     assert second.request("GetInputMute", {"inputName": "Mic"})["responseData"]["inputMuted"] is False
+
+
+def test_a_screenshot_button_shows_the_source_as_its_image(obs, second, obs_deck):
+    host = obs_deck(obs.port, obs.password,
+                    extra_buttons="      4: {name: Shot, action: {plugin: obs, command: screenshot, settings: {source: Live, width: 64}}}\n")
+    wait_for("connected", lambda: "connected to OBS" in plugin_line(host))
+    device = Faces(host)
+    device.press(4)
+    face = device.wait("an image", 4, lambda f: f.get("image") is not None)
+    assert face["image"]["type"] == "image/png"
+    assert base64.b64decode(face["image"]["data"]).startswith(b"\x89PNG\r\n\x1a\n")

@@ -18,6 +18,7 @@ APT_PACKAGES += libsystemd-dev dbus-daemon mpv mpv-mpris ffmpeg python3-dbus pyt
 APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev libxcb-xkb-dev libxcb1-dev xvfb x11-xkb-utils gcc
 # The sound plugin: libpulse to build it; pulseaudio and pactl/pacat/pacmd (pulseaudio-utils) for its tests with a real server.
 APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
+# The obs plugin's WebSocket client (wslay, nettle) needs nothing new; make test-obs's real OBS is below (OBS_APT_PACKAGES).
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:
 # deckd then starts in ~5 ms instead of ~14 ms before its own work, and idles
@@ -52,7 +53,9 @@ INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin
 INSTALLED_PLUGIN_FILES += media/plugin.yaml media/media media/deck-plugin-media
 INSTALLED_PLUGIN_FILES += keys/plugin.yaml keys/keys keys/keysyms.txt keys/deck-plugin-keys
 INSTALLED_PLUGIN_FILES += sound/plugin.yaml sound/sound sound/deck-plugin-sound
+INSTALLED_PLUGIN_FILES += obs/plugin.yaml obs/obs obs/deck-plugin-obs
 
+.PHONY: test-obs
 .PHONY: all setup build test run bench clean install install-files uninstall screenshots fuzz fuzz-build fuzz-regress sanitize sanitize-address sanitize-thread
 
 all: build
@@ -91,11 +94,26 @@ test: setup
 	node --test Apps/web/test/*.test.mjs
 	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
+	# The obs plugin against its obs-websocket stand-in (the real OBS is make test-obs).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_standin.py
 	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.
 	node --test Tests/web/
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/browser
 	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
 	@$(MAKE) --no-print-directory fuzz-regress
+
+# What make test-obs adds: OBS Studio 29+ (obs-websocket 5) and a virtual X display for it.
+OBS_APT_PACKAGES := obs-studio xvfb
+
+## test-obs: the obs plugin on a real deckd against a real OBS Studio under Xvfb (installs obs-studio and xvfb when missing; about 15 s)
+test-obs: setup
+	@missing=""; for p in $(OBS_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "make test-obs: installing$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; fi
+	$(SWIFT) build --product deckd
+	$(SWIFT) build --product deckctl
+	$(SWIFT) build --product deck-plugin-obs
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_real.py
 
 ## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
 screenshots: setup
@@ -117,6 +135,7 @@ run: setup
 	$(SWIFT) build --product deck-plugin-media
 	$(SWIFT) build --product deck-plugin-keys
 	$(SWIFT) build --product deck-plugin-sound
+	$(SWIFT) build --product deck-plugin-obs
 	@install -d -m 700 .state && chmod 700 .state
 	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
@@ -129,6 +148,8 @@ run: setup
 BENCH_PRODUCTS := deck-bench $(notdir $(wildcard Apps/deckd Apps/deckctl))
 # The sound plugin's latency figure runs the plugin itself.
 BENCH_PRODUCTS += deck-plugin-sound
+# The obs figure's plugin (it reports 'not measurable' without OBS Studio and Xvfb).
+BENCH_PRODUCTS += deck-plugin-obs
 bench: setup
 	@for product in $(BENCH_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product || exit 1; done
 	.build/release/deck-bench
@@ -146,6 +167,7 @@ install: setup
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-media
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-keys
 	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-sound
+	$(SWIFT) build $(RELEASE_FLAGS) --product deck-plugin-obs
 	@$(MAKE) --no-print-directory install-files BUILT="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 
 ## install-files: install already built binaries from BUILT (no build; for packagers and tests)
@@ -156,6 +178,9 @@ install-files:
 		{ echo "make install-files: no deck-plugin-keys in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(BASH_COMPLETION_DIR)" "$(DESTDIR)$(SYSTEMD_USER_DIR)" \
 		"$(DESTDIR)$(PLUGIN_DIR)/counter" "$(DESTDIR)$(PLUGIN_DIR)/hold" "$(DESTDIR)$(PLUGIN_DIR)/keys"
+	@test -x "$(BUILT)/deck-plugin-obs" || \
+		{ echo "make install-files: no deck-plugin-obs in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PLUGIN_DIR)/obs"
 	# Stripped: symbols are most of a static Swift binary (deckctl: 76 MB to a few).
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckd" "$(DESTDIR)$(BINDIR)/deckd"
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deckctl" "$(DESTDIR)$(BINDIR)/deckctl"
@@ -178,6 +203,9 @@ install-files:
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-sound" "$(DESTDIR)$(PLUGIN_DIR)/sound/deck-plugin-sound"
 	install -m 644 plugins/sound/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/sound/plugin.yaml"
 	install -m 755 plugins/sound/sound "$(DESTDIR)$(PLUGIN_DIR)/sound/sound"
+	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-obs" "$(DESTDIR)$(PLUGIN_DIR)/obs/deck-plugin-obs"
+	install -m 644 plugins/obs/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/obs/plugin.yaml"
+	install -m 755 plugins/obs/obs "$(DESTDIR)$(PLUGIN_DIR)/obs/obs"
 	rm -rf "$(DESTDIR)$(WEB_DIR)" && install -d "$(DESTDIR)$(WEB_DIR)"
 	# The web app as deckd serves it: its tests (Apps/web/test) stay behind.
 	if [ -d Apps/web ]; then cp -R Apps/web/. "$(DESTDIR)$(WEB_DIR)/" && rm -rf "$(DESTDIR)$(WEB_DIR)/test" && \

@@ -39,6 +39,8 @@ let package = Package(
         .executable(name: "deck-plugin-media", targets: ["deck-plugin-media"]),
         // MARK: plugin sound
         .executable(name: "deck-plugin-sound", targets: ["deck-plugin-sound"]),
+        // MARK: plugin obs (product)
+        .executable(name: "deck-plugin-obs", targets: ["deck-plugin-obs"]),
     ],
     targets: [
         // MARK: Modules a device app reuses (Foundation at most)
@@ -144,6 +146,15 @@ let package = Package(
                                "MediaPlugin"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
 
+        // MARK: plugin obs
+        // OBS Studio over obs-websocket v5 (plugins/obs): a WebSocket client on wslay and nettle, its own poll loop.
+        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CWslay", "CNettle"],
+                path: "plugins/obs/Sources/ObsPlugin", swiftSettings: strict),
+        .executableTarget(name: "deck-plugin-obs", dependencies: ["ObsPlugin"], path: "plugins/obs/Sources/deck-plugin-obs",
+                          swiftSettings: strict),
+        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel"],
+                    path: "Tests/ObsPluginTests", swiftSettings: strict),
+
         // MARK: Tests
         .target(name: "DeckTestSupport", dependencies: ["DeckModel", "DeckProtocol", "DeckTransport"],
                 path: "Tests/DeckTestSupport", swiftSettings: strict),
@@ -186,7 +197,7 @@ let package = Package(
                     path: "Tests/DeckCommandLineTests", swiftSettings: strict),
         .testTarget(name: "DeckControlTests",
                     dependencies: ["DeckControl", "DeckCommandLine", "DeckProtocol", "DeckModel", "DeckHost", "DeckTestSupport",
-                                   "deckctl", "deckd", "deck-plugin-keys"],
+                                   "deckctl", "deckd", "deck-plugin-keys", "deck-plugin-obs"],
                     path: "Tests/DeckControlTests", exclude: ["Expected"], swiftSettings: strict),
         .testTarget(name: "DeckFuzzTests", dependencies: ["DeckFuzz"], path: "Tests/DeckFuzzTests",
                     swiftSettings: strict),

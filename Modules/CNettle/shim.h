@@ -1,4 +1,4 @@
-// SHA-1 and base64 for the WebSocket handshake's accept key; SHA-256 for face images.
+// SHA-1 and base64 for the WebSocket handshake's accept key; SHA-256 for face images and the obs plugin's obs-websocket authentication.
 // Imported with `internal import`: no C type of it appears in a module's API.
 #ifndef DECK_CNETTLE_SHIM_H
 #define DECK_CNETTLE_SHIM_H

@@ -43,6 +43,7 @@ package final class Bench {
             section("concurrent", "concurrent edits") { try measureConcurrentEdits(deckd: deckd) }
             section("flood", "a healthy client among flooders") { try measureFlood(deckd: deckd) }
             section("web", "the web deck") { try measureWeb(deckd: deckd) }
+            section("obs", "the obs plugin against a real OBS") { try measureObs(deckd: deckd) }
         } else {
             section("concurrent", "SQLite reference") { try measureSQLite() }
             if options.only == nil { recordHostMissing("not measurable yet: deckd is not built in \(productsFolder)") }
@@ -59,7 +60,7 @@ package final class Bench {
     }
 
     /// The parts `--only` may name, in the order they run.
-    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "profile", "start", "status",
+    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "obs", "profile", "start", "status",
                                    "footprint", "snapshots", "sound"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
@@ -70,7 +71,7 @@ package final class Bench {
     }
 
     /// The path of an executable product, or nil when it is not built.
-    private func product(_ name: String) -> String? {
+    func product(_ name: String) -> String? {
         let path = productsFolder + "/" + name
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }

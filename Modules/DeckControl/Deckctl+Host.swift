@@ -22,7 +22,14 @@ extension Deckctl {
 
     /// `plugins`: from `status` (as `devices` is), every plugin and the manifests' problems.
     @Sendable static func plugins(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
-        let status = try hostStatus(run)
+        var status = try hostStatus(run)
+        if let only = run.parsed[C.pluginFilter] {
+            status.plugins = status.plugins.filter { $0.id == only }
+            guard !status.plugins.isEmpty else {
+                throw .failed("there is no plugin '\(Label.clean(only))' (deckctl plugins lists them)")
+            }
+            status.problems = status.problems.filter { $0.file.hasSuffix("/\(only)/plugin.yaml") }
+        }
         run.say(HostText.plugins(status))
         return .ok
     }

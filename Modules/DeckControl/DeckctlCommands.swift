@@ -153,7 +153,11 @@ enum DeckctlCommands {
         "plugins", summary: "the plugins, their state and problems",
         discussion: "Lists every plugin the host found: its state (running, starting, restarting, failed, stopped, "
             + "unavailable), the pid of its process, how often it was restarted, how its last process ended, "
-            + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message.")
+            + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message. The last column is the "
+            + "plugin's own word on how it is doing while it runs (the obs plugin: connected, unauthorised or "
+            + "unreachable, and OBS's version). With PLUGIN, only that plugin.",
+        arguments: [pluginFilter])
+    static let pluginFilter = Argument<String>("PLUGIN", help: "show only this plugin", arity: .optional)
     static let pluginID = Argument<String>("PLUGIN", help: "the plugin's id (see 'deckctl plugins')")
     static let restartPlugin = CommandSpec(
         "restart", summary: "restarts one plugin now",

@@ -47,7 +47,7 @@ extension HostCore {
         case .setImage(_, let image): change = .image(image)
         case .showAlert: change = .flash(.alert)
         case .showOk: change = .flash(.ok)
-        case .setTitle, .ready, .log: return  // titles come through the plugin manager
+        case .setTitle, .ready, .log, .setStatus: return  // titles come through the plugin manager
         }
         for button in buttons {
             feedFaces(.change(DeckSlot(page: button.page, index: button.index), [change], from: .plugin(plugin)))

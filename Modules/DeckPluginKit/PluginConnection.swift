@@ -62,6 +62,12 @@ public final class PluginConnection: Sendable {
         setTitle(title, page: button.page, index: button.index)
     }
 
+    /// Says how the plugin is doing, for `deckctl plugins` (nil clears it).
+    @discardableResult
+    public func setStatus(_ status: String?) -> Bool {
+        send(.setStatus(status))
+    }
+
     /// Shows `title` on every button `target` names; nil goes back to
     /// their names.
     @discardableResult

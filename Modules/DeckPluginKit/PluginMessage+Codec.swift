@@ -25,6 +25,8 @@ extension PluginMessage {
         case let .log(level, message):
             writer.field("level", level.rawValue)
             writer.field("message", message)
+        case let .setStatus(status):
+            writer.nullableField("status", status)
         }
         writer.endObject()
         return writer.line()
@@ -69,6 +71,8 @@ extension PluginMessage {
                     }
                     return .log(level: level ?? .info, message: try fields.string("message"))
                 }
+            case "setStatus":
+                return try line.decode { fields throws(JSONError) in .setStatus(try fields.stringIfPresent("status")) }
             default:
                 throw .unknownType(line.type)
             }

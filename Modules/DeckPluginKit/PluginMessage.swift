@@ -22,6 +22,9 @@ public enum PluginMessage: Hashable, Sendable {
     case showOk(target: ButtonTarget)
     /// Writes `message` to the host's log under the plugin's id.
     case log(level: PluginLogLevel, message: String)
+    /// One sentence on how the plugin is doing (`connected to OBS 29.0.2`),
+    /// shown by `deckctl plugins` while it runs; nil clears it. Forgotten when the process ends.
+    case setStatus(String?)
 
     /// `setTitle` for one slot: the form before `for` targets existed.
     public static func setTitle(page: Int, index: Int, title: String?) -> PluginMessage {
@@ -29,7 +32,7 @@ public enum PluginMessage: Hashable, Sendable {
     }
 
     /// The wire `type` (`ready`, `setTitle`, `setState`, `setImage`,
-    /// `showAlert`, `showOk`, `log`).
+    /// `showAlert`, `showOk`, `log`, `setStatus`).
     public var type: String {
         switch self {
         case .ready: "ready"
@@ -39,13 +42,14 @@ public enum PluginMessage: Hashable, Sendable {
         case .showAlert: "showAlert"
         case .showOk: "showOk"
         case .log: "log"
+        case .setStatus: "setStatus"
         }
     }
 
-    /// The buttons the message addresses; nil for `ready` and `log`.
+    /// The buttons the message addresses; nil for `ready`, `log` and `setStatus`.
     public var target: ButtonTarget? {
         switch self {
-        case .ready, .log: nil
+        case .ready, .log, .setStatus: nil
         case .setTitle(let target, _), .setState(let target, _), .setImage(let target, _),
              .showAlert(let target), .showOk(let target): target
         }

@@ -165,6 +165,10 @@ extension PluginSupervisor {
             if !matched.isEmpty { delegate?.plugin(self, face: message, for: matched) }
         case let .log(level, text):
             limitedLog(level, "plugin '\(id)': \(text)")
+        case let .setStatus(status):
+            // One line of a table: bounded, and without control characters that would break it.
+            selfReported = status.map { String(String($0.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) }).prefix(200)) }
+            reportStatus()
         }
     }
 
@@ -239,6 +243,7 @@ extension PluginSupervisor {
         readBuffer = []
         sentButtons = nil
         buttonsLost = false
+        selfReported = nil
         if dropped > 0 {
             log(.info, "plugin '\(id)' ended with \(dropped) messages to it dropped")
             dropped = 0

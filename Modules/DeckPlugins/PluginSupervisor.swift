@@ -100,10 +100,12 @@ final class PluginSupervisor {
     /// How the plugin is doing, for `deckctl status` and `deckctl plugins`.
     var status: PluginStatus {
         let (state, message) = lifecycle.status
-        return PluginStatus(id: id, state: state, message: message, pid: process.map { Int($0.pid) },
+        return PluginStatus(id: id, state: state, message: message.isEmpty ? selfReported ?? "" : message, pid: process.map { Int($0.pid) },
                             restarts: max(0, spawns - 1) + restartsBefore, lastExit: lastExit)
     }
 
+    /// What the running process last said of itself (`setStatus`), for `deckctl plugins`.
+    var selfReported: String?
     /// Processes started; each after the first is a restart.
     var spawns = 0
     /// Restarts counted by the supervisor this one replaced (a reload or `deckctl restart`), plus one for that.
@@ -292,7 +294,7 @@ final class PluginSupervisor {
         for entry in waiting { entry.done(.unavailable(reason)) }
     }
 
-    private func reportStatus() {
+    func reportStatus() {
         let now = status
         guard now != reportedStatus else { return }
         reportedStatus = now

@@ -55,6 +55,9 @@ struct InstallTests {
                                                     "share/deckd/plugins/media/deck-plugin-media",
                                                     "share/deckd/plugins/media/media",
                                                     "share/deckd/plugins/media/plugin.yaml",
+                                                    "share/deckd/plugins/obs/deck-plugin-obs",
+                                                    "share/deckd/plugins/obs/obs",
+                                                    "share/deckd/plugins/obs/plugin.yaml",
                                                     "share/deckd/plugins/sound/deck-plugin-sound",
                                                     "share/deckd/plugins/sound/plugin.yaml",
                                                     "share/deckd/plugins/sound/sound",
@@ -62,6 +65,7 @@ struct InstallTests {
         for binary in ["bin/deckd", "bin/deckctl", "share/deckd/plugins/counter/deck-plugin-counter",
                        "share/deckd/plugins/keys/deck-plugin-keys",
                        "share/deckd/plugins/media/deck-plugin-media",
+                       "share/deckd/plugins/obs/deck-plugin-obs",
                        "share/deckd/plugins/sound/deck-plugin-sound"] {
             #expect(FileManager.default.isExecutableFile(atPath: "\(prefix.path)/\(binary)"))
             // Stripped: no symbol table left (issue 17: a static deckctl was 76 MB).

@@ -30,6 +30,8 @@ import Testing
         .setTitle(page: 0, index: 0, title: "줄\n바꿈 \u{1}"),
         .log(level: .warning, message: "disk \"full\""),
         .log(level: .debug, message: ""),
+        .setStatus("connected to OBS 29.0.2 (obs-websocket 5.1.0)"),
+        .setStatus(nil),
     ]
 
     @Test(arguments: events)

@@ -58,7 +58,11 @@ import Testing
         let catalog = PluginCatalog.scan(folders: [repository.appendingPathComponent("plugins").path],
                                          searchPath: ProcessInfo.processInfo.environment["PATH"])
         #expect(catalog.problems == [])
-        #expect(catalog.manifests.map(\.id) == ["counter", "hold", "keys"])
+        // Every folder of plugins/ with a manifest (first-party plugins join it), each under its folder's name.
+        let folders = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("plugins").path)
+            .filter { FileManager.default.fileExists(atPath: repository.appendingPathComponent("plugins/\($0)/plugin.yaml").path) }
+        #expect(catalog.manifests.map(\.id) == folders.sorted())
+        #expect(folders.contains("counter") && folders.contains("hold"))
         #expect(catalog.manifest(id: "counter")?.commands.map(\.name) == ["increment", "reset"])
         #expect(catalog.manifest(id: "hold")?.commands.map(\.name) == ["hold"])
         #expect(catalog.manifest(id: "keys")?.commands.map(\.name) == ["press", "type"])

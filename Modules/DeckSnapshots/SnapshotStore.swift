@@ -27,6 +27,8 @@ public final class SnapshotStore: Sendable {
     public let snapshotsDirectory: String
     /// Generations kept per profile.
     public let keep: Int
+    /// How generations are appended to a journal; nil: one file each.
+    public let journal: JournalSettings?
     /// What opening found and cleaned up (temporary files of interrupted writes).
     public let openingNotices: [SnapshotNotice]
 
@@ -47,7 +49,8 @@ public final class SnapshotStore: Sendable {
     ///
     /// - Throws: `invalidKeep` for `keep < 1`; `stateInUse` when another store
     ///   holds the folder; `system` when a folder cannot be created or read.
-    public init(stateDirectory: String, keep: Int = SnapshotStore.defaultKeep) throws(SnapshotError) {
+    public init(stateDirectory: String, keep: Int = SnapshotStore.defaultKeep,
+                journal: JournalSettings? = nil) throws(SnapshotError) {
         guard keep >= 1 else { throw .invalidKeep(keep) }
         let root = stateDirectory.count > 1 && stateDirectory.hasSuffix("/")
             ? String(stateDirectory.dropLast()) : stateDirectory
@@ -71,6 +74,7 @@ public final class SnapshotStore: Sendable {
         self.stateDirectory = root
         self.snapshotsDirectory = snapshots
         self.keep = keep
+        self.journal = journal
         self.lockDescriptor = fd
         self.state = Mutex(StoreState())
     }
@@ -88,6 +92,10 @@ public final class SnapshotStore: Sendable {
         // Finish background deletions while the folder is still ours: nothing
         // of this store touches the disk once the next owner may have it.
         retention.wait()
+        state.withLock { state in
+            for appender in state.journals.values { _ = close(appender.descriptor) }
+            state.journals.removeAll()
+        }
         // Unlock before closing: a child forked by another thread may still hold a
         // duplicate of this descriptor until it execs, and close alone would
         // leave the lock held through that duplicate.
@@ -164,26 +172,50 @@ struct StoreState: Sendable {
     var existingFolders: Set<String> = []
     /// The deflate stream every write reuses (see ``GzipDeflater``).
     let deflater = GzipDeflater()
+    /// Per profile folder, the journal segment appends go to.
+    var journals: [String: JournalAppender] = [:]
+    /// Folders whose newest generation went to a file because no segment was
+    /// open: ``SnapshotStore/maintain()`` starts one.
+    var needsSegment: Set<String> = []
+    /// Checkpoint or segment failures, for the next commit's notices.
+    var maintenanceNotices: [SnapshotNotice] = []
 }
 
 /// The generation numbers present in one profile folder.
 struct ProfileHistory: Sendable {
     /// Intact final names by generation. Files renamed `.corrupt` leave this map.
     private(set) var names: [Int: String] = [:]
+    /// Generations held as journal records (a generation that also has a
+    /// file is read from the file: a checkpoint's file is authoritative).
+    private(set) var records: [Int: JournalLocation] = [:]
     /// The highest number any file name has carried, `.corrupt` ones included,
     /// so a number is never handed out twice.
     var highest = 0
+    /// What loading the folder's journal found (cut tails, set-aside
+    /// segments), for the next call that reports notices.
+    var notices: [SnapshotNotice] = []
 
     /// The intact generations, oldest first.
-    var generations: [Int] { names.keys.sorted() }
+    var generations: [Int] { Set(names.keys).union(records.keys).sorted() }
 
     mutating func add(_ generation: Int, name: String) {
         names[generation] = name
         highest = max(highest, generation)
     }
 
+    mutating func add(_ generation: Int, record: JournalLocation) {
+        records[generation] = record
+        highest = max(highest, generation)
+    }
+
     mutating func remove(_ generation: Int) {
         names[generation] = nil
+        records[generation] = nil
+    }
+
+    /// Forgets every record of `segment` from byte `offset` on (a cut tail).
+    mutating func removeRecords(of segment: String, from offset: Int) {
+        records = records.filter { $0.value.segment != segment || $0.value.offset < offset }
     }
 }
 
@@ -192,11 +224,14 @@ extension SnapshotStore {
     func history(_ folder: String, in state: inout StoreState) throws(SnapshotError) -> ProfileHistory {
         if let known = state.histories[folder] { return known }
         var history = ProfileHistory()
+        var segments: [(base: Int, name: String)] = []
         for name in try Disk.entries(of: folderPath(folder)) {
+            if let base = JournalFormat.base(ofFileName: name) { segments.append((base, name)) }
             guard let parsed = Self.parseFileName(name) else { continue }
             history.highest = max(history.highest, parsed.generation)
             if parsed.isFinal { history.add(parsed.generation, name: name) }
         }
+        try loadJournal(folder, segments: segments.sorted { $0.base < $1.base }, into: &history, state: &state)
         state.histories[folder] = history
         return history
     }

@@ -46,9 +46,10 @@ enum JournalFormat {
         guard bytes[start..<start + 8].elementsEqual(magic) else { throw .damaged("it does not start with DECKJRNL") }
         let header = FileHeader(version: read32(bytes, start + 8), salt1: read32(bytes, start + 12),
                                 salt2: read32(bytes, start + 16), base: read64(bytes, start + 20))
+        // Only a header whose checksum matches is believed about its version:
+        // a flipped bit in it is damage, not a newer deckd. Every format keeps
+        // magic, version and this checksum where format 1 has them (docs/snapshots.md).
         guard crc(bytes[start..<start + 28]) == read32(bytes, start + 28) else {
-            // A newer format may lay its header out differently; its version field is still where ours is.
-            if header.version > version { throw .newer(header.version) }
             throw .damaged("its header checksum does not match")
         }
         if header.version > version { throw .newer(header.version) }

@@ -143,7 +143,7 @@ extension SnapshotStore {
 
     /// Segments none of whose records are kept any more, except the open one: retention deletes them.
     func retiredSegments(_ folder: String, touched: Set<String>, state: StoreState) -> [String] {
-        guard let history = state.histories[folder] else { return [] }
+        guard !touched.isEmpty, let history = state.histories[folder] else { return [] }
         let live = Set(history.records.values.map(\.segment))
         let open = state.journals[folder]?.name
         return touched.filter { !live.contains($0) && $0 != open }.sorted()

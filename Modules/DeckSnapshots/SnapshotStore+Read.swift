@@ -71,7 +71,8 @@ extension SnapshotStore {
     public func read(profile: String, generation: Int) throws(SnapshotError) -> Snapshot {
         try state.withLock { state throws(SnapshotError) in
             let folder = try ProfileFolderName.encode(profile)
-            guard try history(folder, in: &state).generations.contains(generation) else {
+            let known = try history(folder, in: &state)
+            guard known.names[generation] != nil || known.records[generation] != nil else {
                 throw .notFound(profile: profile, generation: generation)
             }
             switch try loadAny(folder: folder, profile: profile, generation: generation, state: &state) {

@@ -207,16 +207,16 @@ extension SnapshotStore {
     /// Forgets the oldest generations of `folder` beyond `keep` and has the
     /// retention worker delete their files.
     func applyRetention(_ folder: String, state: inout StoreState) {
-        guard var history = state.histories[folder] else { return }
+        guard var history = state.histories[folder], history.count > keep else { return }
         var doomed: [(path: String, label: String, generation: Int)] = []
         var touched: Set<String> = []
-        for generation in history.generations.dropLast(keep) {
+        for generation in history.generations.prefix(history.count - keep) {
             if let name = history.names[generation] {
                 doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
             }
             if let record = history.records[generation] { touched.insert(record.segment) }
-            history.remove(generation)
         }
+        _ = history.removeOldest(history.count - keep)
         state.histories[folder] = history
         for segment in retiredSegments(folder, touched: touched, state: state) {
             doomed.append((filePath(folder, name: segment), "\(folder)/\(segment)", 0))

@@ -195,27 +195,74 @@ struct ProfileHistory: Sendable {
     /// segments), for the next call that reports notices.
     var notices: [SnapshotNotice] = []
 
-    /// The intact generations, oldest first.
-    var generations: [Int] { Set(names.keys).union(records.keys).sorted() }
+    /// The intact generations, oldest first, kept sorted as they change: a
+    /// journal holds up to ~100,000 of them, and sorting them on every
+    /// commit's retention cost more than the commit.
+    private(set) var generations: [Int] = []
+
+    var count: Int { generations.count }
 
     mutating func add(_ generation: Int, name: String) {
         names[generation] = name
-        highest = max(highest, generation)
+        insert(generation)
     }
 
     mutating func add(_ generation: Int, record: JournalLocation) {
         records[generation] = record
-        highest = max(highest, generation)
+        insert(generation)
     }
 
     mutating func remove(_ generation: Int) {
-        names[generation] = nil
-        records[generation] = nil
+        let hadName = names.removeValue(forKey: generation) != nil
+        let hadRecord = records.removeValue(forKey: generation) != nil
+        if hadName || hadRecord { removeFromOrder(generation) }
+    }
+
+    /// Forgets the oldest `count` generations; returns them.
+    mutating func removeOldest(_ count: Int) -> ArraySlice<Int> {
+        let doomed = generations.prefix(count)
+        for generation in doomed {
+            names[generation] = nil
+            records[generation] = nil
+        }
+        generations.removeFirst(doomed.count)
+        return doomed
     }
 
     /// Forgets every record of `segment` from byte `offset` on (a cut tail).
     mutating func removeRecords(of segment: String, from offset: Int) {
-        records = records.filter { $0.value.segment != segment || $0.value.offset < offset }
+        let cut = records.filter { $0.value.segment == segment && $0.value.offset >= offset }.keys
+        for generation in cut {
+            records[generation] = nil
+            // A generation with a file stays: the file is authoritative.
+            if names[generation] == nil { removeFromOrder(generation) }
+        }
+    }
+
+    private mutating func removeFromOrder(_ generation: Int) {
+        let index = position(of: generation)
+        if index < generations.count, generations[index] == generation { generations.remove(at: index) }
+    }
+
+    private mutating func insert(_ generation: Int) {
+        highest = max(highest, generation)
+        if let last = generations.last, last >= generation {
+            let index = position(of: generation)
+            if index < generations.count, generations[index] == generation { return }
+            generations.insert(generation, at: index)
+        } else {
+            generations.append(generation)
+        }
+    }
+
+    /// The first index whose generation is not below `generation`.
+    private func position(of generation: Int) -> Int {
+        var low = 0, high = generations.count
+        while low < high {
+            let middle = (low + high) / 2
+            if generations[middle] < generation { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 

@@ -11,6 +11,9 @@ enum JournalFormat {
     static let recordHeaderSize = 24
     /// `.journal`: a segment's file name is its base generation, zero-padded, and this.
     static let suffix = ".journal"
+    /// The largest generation a segment may name (18 digits, as file names):
+    /// a hostile file's huge number would otherwise overflow the next one.
+    static let maximumGeneration = 999_999_999_999_999_999
 
     /// A segment's header: format, salts, and the generation its records follow.
     struct FileHeader: Equatable {
@@ -54,6 +57,7 @@ enum JournalFormat {
         }
         if header.version > version { throw .newer(header.version) }
         guard header.version == version else { throw .damaged("its format version is \(header.version)") }
+        guard header.base <= UInt64(maximumGeneration) else { throw .damaged("its base generation \(header.base) is too large") }
         return header
     }
 
@@ -120,7 +124,7 @@ enum JournalFormat {
             guard checksum == read32(bytes[...], offset + 20) else {
                 return Scan(records: records, end: offset, problem: "a record whose checksum does not match")
             }
-            guard generation > previous else {
+            guard generation > previous, generation <= maximumGeneration else {
                 return Scan(records: records, end: offset,
                             problem: "a record of generation \(generation) after generation \(previous)")
             }

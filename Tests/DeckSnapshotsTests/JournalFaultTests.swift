@@ -127,3 +127,38 @@ struct JournalFaultTests {
         #expect(try store.write(sampleEntry(4)).written.map(\.generation) == [4])
     }
 }
+
+@Suite("The journal's scan on hostile bytes")
+struct JournalScanTests {
+    /// Random segments and random damage never trap; what is kept is always a
+    /// run of whole records in increasing order ending at `end`.
+    @Test func randomBytesNeverTrapAndOnlyWholeOrderedRecordsAreKept() throws {
+        var random = SeededGenerator(seed: 0x5CA7_7E2D)
+        let header = JournalFormat.FileHeader(version: 1, salt1: 7, salt2: 9, base: 3)
+        for round in 0..<2_000 {
+            var bytes = header.encoded()
+            for generation in 4..<(4 + Int.random(in: 0...4, using: &random)) {
+                let payload = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                JournalFormat.appendRecord(generation: generation, payload: payload, header: header, to: &bytes)
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) where bytes.count > 32 {
+                bytes[Int.random(in: 32..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            if Bool.random(using: &random) { bytes += (0..<Int.random(in: 0...60, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+            let scan = JournalFormat.scan(bytes, header: header, limit: 1 << 20)
+            var previous = 3
+            var next = JournalFormat.fileHeaderSize
+            for record in scan.records {
+                #expect(record.generation > previous && record.offset == next + JournalFormat.recordHeaderSize, "round \(round)")
+                previous = record.generation
+                next = record.offset + record.length
+            }
+            #expect(scan.end == next && (scan.problem == nil) == (scan.end == bytes.count), "round \(round)")
+        }
+        // A header naming a huge base generation is damage, not a number to count on from.
+        var huge = JournalFormat.FileHeader(version: 1, salt1: 1, salt2: 2, base: UInt64.max).encoded()
+        #expect(throws: JournalFormat.HeaderProblem.self) { try JournalFormat.decodeHeader(huge[...]) }
+        huge[8] = 0
+        #expect(throws: JournalFormat.HeaderProblem.self) { try JournalFormat.decodeHeader(huge[...]) }
+    }
+}

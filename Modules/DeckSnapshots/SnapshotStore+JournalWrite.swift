@@ -121,15 +121,14 @@ extension SnapshotStore {
                                               base: UInt64(base))
         var descriptor: Int32 = -1
         do throws(SnapshotError) {
-            descriptor = try Disk.createExclusive(path)
-            try Disk.writeAll(descriptor, header.encoded(), path: path)
-            try Disk.flushData(descriptor, path: path)
-            try Disk.flushDirectory(folderPath(folder))
+            // Whole or not at all, as a snapshot file: a kill between creating
+            // the file and flushing its header must not leave a header-less
+            // segment, which the next start would have to call damage.
+            guard !Disk.exists(path) else { throw .system(operation: "create", path: path, code: EEXIST) }
+            try Disk.replaceDurably(folder: folderPath(folder), name: name, bytes: header.encoded())
+            descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .system(operation: "open", path: path, code: errno) }
         } catch {
-            if descriptor >= 0 {
-                _ = close(descriptor)
-                Disk.remove(path)
-            }
             state.maintenanceNotices.append(SnapshotNotice(
                 kind: .retentionFailed, profile: ProfileFolderName.decode(folder), generation: nil,
                 message: "could not start the journal segment \(folder)/\(name): \(error); generations are written as files meanwhile"))

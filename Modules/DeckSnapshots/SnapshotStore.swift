@@ -4,8 +4,11 @@ import Synchronization
 /// The snapshot history of every profile under `STATE/snapshots/` (PROFILE.md §6).
 ///
 /// One gzip file per generation, `STATE/snapshots/PROFILE/0000000042.json.gz`,
-/// written durably and atomically; damaged files are renamed `.corrupt` and
-/// skipped; the newest `keep` generations of each profile stay.
+/// written durably and atomically — or, with ``JournalSettings``, one
+/// checksummed record per generation appended to `PROFILE/BASE.journal`, with
+/// checkpoints as files; damaged files are renamed `.corrupt` and skipped,
+/// a damaged journal tail is cut and kept; the newest `keep` generations of
+/// each profile stay.
 ///
 /// Threads: every method does file I/O, so call the store from a writer thread,
 /// never from an event loop. It is `Sendable` and safe from any thread — a
@@ -45,7 +48,9 @@ public final class SnapshotStore: Sendable {
     static let documentLimit = 1 << 30
 
     /// Opens (creating if needed) the store in `stateDirectory`, locks it, and
-    /// removes temporary files that a crash left behind.
+    /// removes temporary files that a crash left behind. With `journal`,
+    /// generations are appended to journal segments (docs/snapshots.md);
+    /// segments already there are read either way.
     ///
     /// - Throws: `invalidKeep` for `keep < 1`; `stateInUse` when another store
     ///   holds the folder; `system` when a folder cannot be created or read.

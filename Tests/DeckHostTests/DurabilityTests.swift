@@ -16,7 +16,7 @@ struct DurabilityTests {
         try host.kill9()
         try host.start()
         let again = try host.device()
-        #expect(again.welcome?.revision == revision)
+        #expect(again.welcome?.revision == revision, "\(host.log)")
         #expect(again.welcomeLayout.button(page: 1, index: 4) == terminal)
         #expect(again.welcomeLayout.button(page: 0, index: 1) == nil)
     }

@@ -48,6 +48,8 @@ struct JournalTortureTests {
 
         let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
         let newest = try store.newest(profile: "default")
+        // A kill while a segment is started leaves no header-less segment to call damage.
+        #expect(!newest.notices.contains { $0.message.contains("was corrupt") }, "\(newest.notices)")
         let top = try #require(newest.snapshot?.info.generation)
         #expect(top >= reported.last ?? 0)
         // Every generation from 1 is there once, holds its own revision, and revisions only grow.

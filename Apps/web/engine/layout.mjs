@@ -7,7 +7,7 @@
 // Shapes (plain JSON, as on the wire):
 //   layout {slotsPerPage, pages: [page]}
 //   page   {title?, buttons: [button | null]}   (exactly slotsPerPage slots)
-//   button {name, icon?, action}
+//   button {name, icon?, style?, states?, action}   (style and states: docs/faces.md §1, kept as the host sent them)
 //   action {run, cwd?, timeout?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
 import { DeckConstants } from './constants.mjs';
 
@@ -47,13 +47,15 @@ function jsonEqual(a, b) {
 }
 
 /**
- * Whether two buttons are the same button (name, icon and action): the stale
- * check compares with this, so two buttons that merely share a name differ.
+ * Whether two buttons are the same button (name, icon, action, and the level-8
+ * style and states): the stale check compares with this, so two buttons that
+ * merely share a name differ.
  * @param {object|null} a @param {object|null} b
  */
 export function sameButton(a, b) {
   if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
-  return a.name === b.name && (a.icon ?? null) === (b.icon ?? null) && jsonEqual(canonicalAction(a.action), canonicalAction(b.action));
+  return a.name === b.name && (a.icon ?? null) === (b.icon ?? null) && jsonEqual(canonicalAction(a.action), canonicalAction(b.action))
+    && jsonEqual(a.style ?? null, b.style ?? null) && jsonEqual(a.states ?? null, b.states ?? null);
 }
 
 /** An action with only its kind's fields, `null` optionals left out (what DeckAction holds). */
@@ -108,6 +110,8 @@ function writeButton(button) {
   if (button === null) return null;
   const out = { name: button.name };
   if (button.icon !== undefined && button.icon !== null) out.icon = button.icon;
+  if (button.style != null) out.style = button.style;
+  if (button.states != null) out.states = button.states;
   out.action = canonicalAction(button.action);
   return out;
 }
@@ -142,7 +146,9 @@ function readButton(value, path) {
     throw malformed(`.action.page' must be next, previous or a page number, not ${typeName(action.page)}`);
   }
   if (kind === 'plugin' && action.settings != null && !isObject(action.settings)) throw malformed(`.action.settings' must be an object, not ${typeName(action.settings)}`);
-  const button = { name: value.name, icon: value.icon ?? undefined, action };
+  if (value.style != null && !isObject(value.style)) throw malformed(`.style' must be an object, not ${typeName(value.style)}`);
+  if (value.states != null && !Array.isArray(value.states)) throw malformed(`.states' must be a list, not ${typeName(value.states)}`);
+  const button = { name: value.name, icon: value.icon ?? undefined, style: value.style ?? undefined, states: value.states ?? undefined, action };
   validateButton(button);
   return writeButton(button);
 }

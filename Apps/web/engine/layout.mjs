@@ -8,7 +8,7 @@
 //   layout {slotsPerPage, pages: [page]}
 //   page   {title?, buttons: [button | null]}   (exactly slotsPerPage slots)
 //   button {name, icon?, style?, states?, action}   (style and states: docs/faces.md §1, kept as the host sent them)
-//   action {run, cwd?, timeout?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
+//   action {run, cwd?, timeout?, follow?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
 import { DeckConstants } from './constants.mjs';
 
 /** A layout edit or a button refused; `message` is DeckModelError's sentence. */
@@ -62,7 +62,7 @@ export function sameButton(a, b) {
 function canonicalAction(action) {
   const kind = kindKeys.find((key) => action[key] !== undefined && action[key] !== null);
   const out = { [kind]: action[kind] };
-  const keep = { run: ['cwd', 'timeout'], plugin: ['command', 'settings'] }[kind] ?? [];
+  const keep = { run: ['cwd', 'timeout', 'follow'], plugin: ['command', 'settings'] }[kind] ?? [];
   for (const key of keep) if (action[key] !== undefined && action[key] !== null) out[key] = action[key];
   return out;
 }
@@ -83,6 +83,7 @@ export function validateButton(button) {
   switch (kinds[0]) {
     case 'run': {
       if (action.run === '') throw invalid(`button '${name}': run needs a command`);
+      if (action.follow === '') throw invalid(`button '${name}': follow needs a command`);
       const timeout = action.timeout ?? null;
       if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw invalid(`button '${name}': run timeout must be a positive number of seconds`);
       break;
@@ -133,7 +134,7 @@ function readButton(value, path) {
   if (!isObject(value.action)) throw malformed(`.action' must be an action object, not ${typeName(value.action ?? null)}`);
   const action = value.action;
   const kind = kindKeys.find((key) => action[key] != null);
-  const strings = { run: ['run', 'cwd'], open: ['open'], profile: ['profile'], plugin: ['plugin', 'command'] }[kind] ?? [];
+  const strings = { run: ['run', 'cwd', 'follow'], open: ['open'], profile: ['profile'], plugin: ['plugin', 'command'] }[kind] ?? [];
   for (const key of strings) {
     const required = key === kind || (kind === 'plugin' && key === 'command');
     if ((required || action[key] != null) && typeof action[key] !== 'string') {

@@ -7,7 +7,10 @@ the same run where it has one:
 - tap → the action's process started, over its floor (CDP's touch delivery +
   a WebSocket round trip from the page + spawning /bin/sh once) (target ≤ 1.5×);
 - page load → first layout drawn (target ≤ 150 ms);
-- the app's weight: every file the page loads, as sent (gzip) (target ≤ 60 KB).
+- the app's weight: every file the page loads, as sent (gzip) (target ≤ 64 KB);
+- button faces (bench_faces.py): plugin setState → face painted over its
+  WebSocket-and-a-frame floor (target ≤ 2×); 100 faces at 20 Hz: dropped
+  frames in a CDP trace (target none) and deckd's CPU (target ≤ 5 % of a core).
 
 Prints a table and writes bench/web-results.json. Reports only: it never fails on a slow machine."""
 
@@ -25,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cdp import Browser  # noqa: E402
 from conftest import Host  # noqa: E402
 from deck import Deck  # noqa: E402
+import bench_faces  # noqa: E402
 
 ROUNDS = int(os.environ.get("DECK_BENCH_ROUNDS", "20"))
 LAYOUT = textwrap.dedent("""\
@@ -132,22 +136,25 @@ def main():
     bindir = Path(os.environ.get("DECK_BIN", ".build/release"))
     browser = Browser()
     results = {}
-    with tempfile.TemporaryDirectory(prefix="deck-web-bench-") as root:
-        host = Host(bindir, root, layout=LAYOUT)
-        try:
-            if not host.web:
-                raise SystemExit("unsupported: this deckd has no --web; the web figures need its own listener")
-            page = browser.new_page()
-            page.goto(host.url)
-            page.wait("document.querySelector('[data-connection]')?.dataset.connection === 'connected'")
-            deck = Deck(page)
-            frames = lift_frames(page, deck)
-            taps = tap_to_started(host, page, deck)
-            cdp, ws, spawn = floor(page, host)
-            draws, weight = first_draw(page, host)
-        finally:
-            host.stop()
-            browser.close()
+    try:
+        with tempfile.TemporaryDirectory(prefix="deck-web-bench-") as root:
+            host = Host(bindir, root, layout=LAYOUT)
+            try:
+                if not host.web:
+                    raise SystemExit("unsupported: this deckd has no --web; the web figures need its own listener")
+                page = browser.new_page()
+                page.goto(host.url)
+                page.wait("document.querySelector('[data-connection]')?.dataset.connection === 'connected'")
+                deck = Deck(page)
+                frames = lift_frames(page, deck)
+                taps = tap_to_started(host, page, deck)
+                cdp, ws, spawn = floor(page, host)
+                draws, weight = first_draw(page, host)
+            finally:
+                host.stop()
+        faces = bench_faces.run(browser, bindir, ROUNDS)
+    finally:
+        browser.close()
     med = statistics.median
     floor_s = med(cdp) + med(ws) + med(spawn)
     total = sum(size for _, size in weight)
@@ -157,7 +164,8 @@ def main():
                          "floor_parts_ms": {"cdpTouch": med(cdp) * 1000, "webSocketRoundTrip": med(ws) * 1000,
                                             "spawnSh": med(spawn) * 1000}, "target": 1.5},
         "firstLayout": {"median_ms": med(draws) * 1000, "max_ms": max(draws) * 1000, "target_ms": 150},
-        "weight": {"bytes": total, "files": len(weight), "target_bytes": 60 * 1024},
+        "weight": {"bytes": total, "files": len(weight), "target_bytes": 64 * 1024},
+        "faces": faces,
     }
     print("web deck (headless Chromium, loopback, release deckd)")
     print(f"  touch → lifted tile drawn   {results['liftFrames']['max']} frame(s) at most (median {results['liftFrames']['median']})   target ≤ 1")
@@ -166,7 +174,8 @@ def main():
           f"(CDP {t['floor_parts_ms']['cdpTouch']:.1f} + WS {t['floor_parts_ms']['webSocketRoundTrip']:.1f} + spawn {t['floor_parts_ms']['spawnSh']:.1f})   target ≤ 1.5×")
     f = results["firstLayout"]
     print(f"  page load → first layout    {f['median_ms']:.0f} ms median, {f['max_ms']:.0f} ms max   target ≤ 150 ms")
-    print(f"  weight (as sent, gzip)      {total / 1024:.1f} KB in {len(weight)} files   target ≤ 60 KB")
+    print(f"  weight (as sent, gzip)      {total / 1024:.1f} KB in {len(weight)} files   target ≤ 64 KB")
+    bench_faces.report(faces)
     os.makedirs("bench", exist_ok=True)
     with open("bench/web-results.json", "w") as out:
         json.dump(results, out, indent=2)

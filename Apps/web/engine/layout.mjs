@@ -7,7 +7,7 @@
 // Shapes (plain JSON, as on the wire):
 //   layout {slotsPerPage, pages: [page]}
 //   page   {title?, buttons: [button | null]}   (exactly slotsPerPage slots)
-//   button {name, icon?, style?, states?, action}   (style and states: docs/faces.md §1, kept as the host sent them)
+//   button {name, icon?, action, style?, states?}   (style and states: docs/faces.md §1, kept as the host sent them)
 //   action {run, cwd?, timeout?, follow?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
 import { DeckConstants } from './constants.mjs';
 
@@ -111,9 +111,9 @@ function writeButton(button) {
   if (button === null) return null;
   const out = { name: button.name };
   if (button.icon !== undefined && button.icon !== null) out.icon = button.icon;
+  out.action = canonicalAction(button.action);
   if (button.style != null) out.style = button.style;
   if (button.states != null) out.states = button.states;
-  out.action = canonicalAction(button.action);
   return out;
 }
 

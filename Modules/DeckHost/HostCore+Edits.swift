@@ -6,6 +6,9 @@ import LockGate
 extension HostCore {
     /// Every request of an established connection, rights already checked.
     func handle(_ message: ClientMessage, from session: Session) {
+        // docs/faces.md §1: below level 8 a button compares by name, icon and action.
+        let message = level(of: session) < 8
+            ? ClientMessage(id: message.id, message.request.upgradingLevel7Buttons(in: live.head.layout)) : message
         let kind = message.kind
         if refusedByLock(kind, id: message.id, from: session) { return }
         switch message.request {

@@ -9,6 +9,7 @@ import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
+import DeckWeb
 import LockGate
 
 /// The host's glue, owned by the event loop's thread: the sessions and
@@ -48,6 +49,10 @@ final class HostCore {
     var notices: Notices
     /// Running, stopping, stopped (and the exit status).
     var shutdown = Shutdown()
+    /// The buttons' live faces (docs/faces.md): fed in HostCore+Faces.swift.
+    var faces: FaceTable
+    /// The images faces show, which the web listener serves at `/faces/`.
+    let faceImages = FaceImageStore()
 
     init(services: HostServices, loop: EventLoop, state: LiveState, catalog: ProfileCatalog, tokens: TokenStore,
          notices: [String]) throws(TransportError) {
@@ -59,6 +64,7 @@ final class HostCore {
                                pairingLifetime: services.configuration.pairingLifetime)
         self.catalog = catalog
         self.notices = Notices(start: notices)
+        self.faces = FaceTable(layout: state.layout)
     }
 
     /// The host as `welcome` and `status` name it.
@@ -148,6 +154,7 @@ final class HostCore {
             }
             // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
             inputs.plugins?.layoutChanged(state.layout)
+            feedFaces(.layoutChanged(state.layout))
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -161,12 +168,12 @@ final class HostCore {
         // Layouts with sendLatest: one not yet written to a client is replaced
         // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            sessions[id]?.connection.sendLatest(live.lines.broadcast)
+            if let session = sessions[id] { session.connection.sendLatest(layoutLine(for: session)) }
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(live.lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(layoutLine(for: session)) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.sendLatest(live.lines.broadcast)
+                session.connection.sendLatest(layoutLine(for: session))
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))

@@ -160,8 +160,9 @@ extension PluginSupervisor {
             for button in ownButtons(target, doing: "set the title of") {
                 delegate?.plugin(self, setTitle: title, page: button.page, index: button.index)
             }
-        case .setState, .setImage, .showAlert, .showOk:
-            limitedLog(.warning, "plugin '\(id)' sent \(message.type), which this host does not support yet; ignored")
+        case .setState(let target, _), .setImage(let target, _), .showAlert(let target), .showOk(let target):
+            let matched = ownButtons(target, doing: "set the face of")
+            if !matched.isEmpty { delegate?.plugin(self, face: message, for: matched) }
         case let .log(level, text):
             limitedLog(level, "plugin '\(id)': \(text)")
         }

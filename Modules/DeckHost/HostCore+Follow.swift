@@ -29,13 +29,15 @@ extension HostCore {
         return (inputs.follows?.problems ?? []).map { Problem(file: file, line: 0, column: 0, message: $0) }
     }
 
-    /// A follow's line for its button's face.
+    /// A follow's line for its button's face (the face table decides; an
+    /// unknown state id is refused there with a log line).
     func followSaid(_ spec: FollowSpec, _ line: FollowLine) {
-        switch line {
-        case .title(let title):
-            broadcast(.buttonState(page: spec.page, index: spec.index, title: title))
-        case .state, .alert, .ok:
-            services.logger.warning("follow of \(spec.described): '\(line)' needs the host's face table, which this build does not have yet; ignored")
+        let change: FaceChange = switch line {
+        case .state(let id): .state(id)
+        case .title(let title): .title(title)
+        case .alert: .flash(.alert)
+        case .ok: .flash(.ok)
         }
+        feedFaces(.change(DeckSlot(page: spec.page, index: spec.index), [change], from: .follow(spec.command)))
     }
 }

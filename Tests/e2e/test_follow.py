@@ -18,7 +18,7 @@ def layout(fifo, pids, extra=""):
         name: default
         pages:
           - buttons:
-              0: {{name: Backup, action: {{run: "true", follow: "{follow}"}}}}
+              0: {{name: Backup, action: {{run: "true", follow: "{follow}"}}, states: [{{id: idle}}, {{id: running}}]}}
               1: {{name: Plain, action: {{run: "true"}}}}
         """) + extra
 
@@ -47,6 +47,18 @@ def pids_of(path):
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
+def level8(host):
+    from conftest import LineClient
+    client = LineClient(host.port)
+    welcome = client.request({"type": "hello", "protocol": 8, "device": {"name": "level 8", "kind": "terminal"}})
+    assert welcome["type"] == "welcome" and welcome["protocol"] == 8, welcome
+    return client
+
+
+def face_of(client, **wanted):
+    return client.recv_until(lambda m: m.get("type") == "buttonFace" and all(m.get(k) == v for k, v in wanted.items()))
+
+
 def title_of(client, index, title):
     return client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == index and m.get("title") == title)
 
@@ -63,6 +75,15 @@ def test_follow_lines_drive_the_face_restart_after_exit_and_stop_on_reload_and_e
     with open(fifo, "w") as f:
         f.write("a line that is not a face\ntitle\n")
     title_of(device, 0, None)
+    # State and flashes reach a level-8 device; an id the button does not declare is refused in the log.
+    new = level8(host)
+    with open(fifo, "w") as f:
+        f.write("state running\nstate nope\nalert\n")
+    # Changes within one 16 ms frame travel in one buttonFace (docs/faces.md §3), the flash with them.
+    seen = face_of(new, index=0, state="running")
+    if seen.get("flash") != "alert":
+        face_of(new, index=0, flash="alert")
+    assert "nope" in host.log_text()
     assert "wrote a line that is not state ID, title TEXT, alert or ok, ignored: a line that is not a face" in host.log_text()
 
     first = wait_for(lambda: pids_of(pids), what="the follow's pid")[0]
@@ -74,7 +95,11 @@ def test_follow_lines_drive_the_face_restart_after_exit_and_stop_on_reload_and_e
     second = wait_for(lambda: len(pids_of(pids)) == 2 and pids_of(pids)[1], what="the restarted follow")
     assert not alive(first)
 
-    # A reload of the file: the follow stops (SIGTERM) and the new layout's starts.
+    # A reload of the file: the follow stops (SIGTERM) and the new layout's starts. The face is kept
+    # over a reload (the button did not change), so it shows another title first to see the new one's.
+    with open(fifo, "w") as f:
+        f.write("title before the reload\n")
+    title_of(device, 0, "before the reload")
     (host.root / "layouts" / "default.yaml").write_text(layout(fifo, pids, extra="      2: {name: New, action: {run: \"true\"}}\n"))
     host.ctl("reload")
     wait_for(lambda: not alive(second), what="the old follow to stop on reload")

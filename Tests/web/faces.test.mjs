@@ -91,6 +91,9 @@ test('a welcome at level 8 carries every non-default face; a later one replaces 
   s.receiveHost({ type: 'layout', protocol: 8, revision: 2, layout, faces: [{ page: 0, index: 1, title: 'T', state: null, image: null }] });
   assert.equal(s.face(0, 0), null, 'a face the host no longer lists went back to default');
   assert.equal(s.title(0, 1), 'T');
+  s.receiveHost({ type: 'layout', revision: 3, layout });
+  assert.equal(s.face(0, 1), null, 'at level 8 a layout without faces has none that are not default');
+  s.setFace({ page: 0, index: 1, title: 'T', state: null, image: null });
   s.setFace({ page: 0, index: 1, title: null, state: null, image: null });
   assert.equal(s.face(0, 1), null, 'a buttonFace back to default clears it');
 });

@@ -62,10 +62,10 @@ export class LayoutStore {
     this.holdSlots = new Set((Array.isArray(message.holdSlots) ? message.holdSlots : [])
       .filter((pair) => Array.isArray(pair) && pair.length === 2)
       .map(([page, index]) => slotKey(page, index)));
-    // Level 8: every non-default face; a level-7 host sends none and its titles stay as they came.
-    if (Array.isArray(message.faces)) {
+    // Level 8: every non-default face (none listed: none); a level-7 host sends none and its titles stay as they came.
+    if (Array.isArray(message.faces) || this.protocol >= 8) {
       this.faces.clear();
-      for (const item of message.faces) this.setFace(item);
+      for (const item of message.faces ?? []) this.setFace(item);
     }
     return true;
   }

@@ -72,7 +72,7 @@ def set_state_to_painted(browser, bindir, rounds):
     """Seconds from the plugin's setState to the frame that paints it, one per round."""
     with tempfile.TemporaryDirectory(prefix="deck-face-bench-") as root:
         log = Path(root) / "sent.log"
-        host = Host(bindir, Path(root) / "host", layout=toggle_layout(log), plugins=PLUGINS)
+        host = Host(bindir, root, layout=toggle_layout(log), plugins=PLUGINS)
         try:
             wait_plugin(host)
             page = open_page(browser, host)
@@ -129,7 +129,7 @@ def cpu_seconds(pid):
 def storm(browser, bindir):
     """100 faces at 20 Hz each for TRACE_SECONDS: the trace's frames and dropped frames, deckd's CPU share."""
     with tempfile.TemporaryDirectory(prefix="deck-storm-bench-") as root:
-        host = Host(bindir, Path(root) / "host", layout=storm_layout(), plugins=PLUGINS)
+        host = Host(bindir, root, layout=storm_layout(), plugins=PLUGINS)
         try:
             wait_plugin(host)
             page = open_page(browser, host, 1180, 820)

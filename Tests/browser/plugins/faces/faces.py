@@ -42,7 +42,7 @@ def handle(event):
         elif event.get("command") == "toggle":
             states = settings.get("states", ["a", "b"])
             slot = (button["page"], button["index"])
-            toggled[slot] = (toggled.get(slot, -1) + 1) % len(states)
+            toggled[slot] = (toggled.get(slot, 0) + 1) % len(states)  # it starts on the first, state 0
             if settings.get("log"):
                 with open(settings["log"], "a") as log:
                     log.write(f"{time.time():.6f} {states[toggled[slot]]}\n")

@@ -115,7 +115,7 @@ test-obs: setup
 	$(SWIFT) build --product deck-plugin-obs
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_real.py
 
-## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
+## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode, coloured and stateful buttons), written to docs/
 screenshots: setup
 	$(SWIFT) build --product deckd
 	$(SWIFT) build --product deckctl
@@ -248,6 +248,7 @@ uninstall:
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message http-head websocket pairing
 FUZZ_TARGETS += media-metadata
+FUZZ_TARGETS += face-image
 # One -sanitize flag with both: two -Xswiftc -sanitize flags build without coverage (the last wins).
 FUZZ_BUILD    = DECK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 # The Swift runtime's crash handler reads the crashed process's memory, which ASan reports as an error of its own.

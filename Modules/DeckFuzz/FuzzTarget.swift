@@ -24,6 +24,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case pairing
     /// What an MPRIS player puts in `PlaybackStatus` and `Metadata`, through the media plugin's machine.
     case mediaMetadata = "media-metadata"
+    /// The bytes of a plugin's `setImage`: PNG, JPEG and SVG sniffing (docs/faces.md §3).
+    case faceImage = "face-image"
 
     /// Runs the decoder on `bytes` and checks its property.
     ///
@@ -42,6 +44,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .websocket: try WebSocketFuzz.check(bytes)
         case .pairing: try PairingFuzz.check(bytes)
         case .mediaMetadata: try MediaMetadataFuzz.check(bytes)
+        case .faceImage: try FaceImageFuzz.check(bytes)
         }
     }
 

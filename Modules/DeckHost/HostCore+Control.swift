@@ -5,50 +5,19 @@ import DeckTransport
 import LockGate
 
 extension HostCore {
-    /// The control requests of PROTOCOL.md §7 (only control clients get here).
+    /// The control requests of PROTOCOL.md §7 whose rules are still here,
+    /// not in ``HostState`` (only control clients get here).
     func control(_ message: ClientMessage, from session: Session) {
-        let connection = session.connection.id
         let id = message.id
         switch message.request {
-        case .status:
-            submit(Outcome([.status(connection, id)]), from: session)
-        case .lock:
-            var effects: [Effect] = [.ok(connection, id, withRevision: false)]
-            if case .broadcast(let locked, let source) = lock.lock() {
-                effects += Effect.lockChanged(locked, source: source, by: session.info, log: "locked\(byline(session))")
-            }
-            submit(Outcome(effects), from: session)
-        case .unlock:
-            switch lock.unlock() {
-            case .stillLockedByProbe:
-                submit(Outcome(refusal(ProtocolError(.locked,
-                    "the manual lock is off, but the desktop session is locked (lock probe), so the host stays locked", id: id),
-                    request: "unlock", session: session)), from: session)
-            case .unlocked(let action):
-                var effects: [Effect] = [.ok(connection, id, withRevision: false)]
-                if case .broadcast(let locked, let source) = action {
-                    effects += Effect.lockChanged(locked, source: source, by: session.info, log: "unlocked\(byline(session))")
-                }
-                submit(Outcome(effects), from: session)
-            }
-        case .profiles:
-            submit(Outcome([.profiles(connection, id)]), from: session)
-        case .subscribe:
-            submit(Outcome([.subscribe(connection), .ok(connection, id, withRevision: false), .titles(connection)]), from: session)
         case .pair(let name):
             pair(name, id: id, from: session)
         case .unpair(let name):
             unpair(name, id: id, from: session)
-        case .devices:
-            submit(Outcome([.send(session.connection.id, .devices(id: id, pairedDevices()))]), from: session)
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
         case .useProfile(let name):
             switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
-        case .snapshots(let profile):
-            snapshots(of: profile, id: id, from: session)
-        case .restore(let generation):
-            restore(generation, id: id, from: session)
         case .export(let profile):
             export(profile, id: id, from: session)
         case .restartPlugin(let plugin):
@@ -61,7 +30,7 @@ extension HostCore {
 
     /// The `status` reply, from the committed state.
     func status() -> HostStatus {
-        let clients = sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
+        let clients = state.sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
         var names = catalog.names
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
@@ -125,7 +94,7 @@ extension HostCore {
     /// saved so, are no longer read from; ``Effect/closeRevoked(pairedAs:)``
     /// closes them in pipeline order.
     private func revoke(pairedAs name: String) {
-        for device in sessions.values where device.pairedName == name {
+        for device in sessions.values where state.sessions[device.connection.id]?.pairedName == name {
             device.revoked = true
             device.updateReading()
         }

@@ -17,16 +17,7 @@ extension HostCore {
 
     /// A change of the lock probe's answer (posted from the probe's thread).
     func probeReported(_ result: LockProbe.Result) {
-        switch result {
-        case .failed(let message):
-            services.logger.warning(message + "; the lock stays as it was")
-        case .reading(let reading):
-            services.logger.debug("the lock probe says \(reading)")
-            if case .broadcast(let locked, let source) = lock.probeReported(reading) {
-                submit(Outcome(Effect.lockChanged(locked, source: source, by: nil,
-                    log: locked ? "locked: the desktop session is locked" : "unlocked: the desktop session is unlocked")))
-            }
-        }
+        handle(.probe(result))
     }
 
     /// Stops accepting and reading, lets the edits in hand reach the disk and

@@ -82,7 +82,7 @@ extension HostCore {
             var effects: [Effect] = []
             if let connection { effects.append(.ok(connection, id, withRevision: true)) }
             effects += [.broadcastLayout,
-                        .rebased(profile: active, file: file, rebase, revision: state.revision, by: requester?.info,
+                        .rebased(profile: active, file: file, rebase, revision: state.revision, by: info(requester),
                                  log: "reloaded '\(active)' from \(file) (revision \(state.revision))\(byline(requester))")]
             submit(Outcome(live: state, effects, ifWriteFails: connection.map { [.refuse($0, id, request: "reload")] } ?? []),
                    write: state.snapshot(reason: "reload"))
@@ -92,7 +92,7 @@ extension HostCore {
             let problems = broken.flatMap(\.problems)
             for item in problems { services.logger.warning("\(item) (the live layout of '\(active)' stays)") }
             let message = Self.problemSentence(broken) + "; the live layout stays"
-            var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: requester?.info))]
+            var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: info(requester)))]
             if let connection {
                 effects.insert(.send(connection, .error(id: id, code: .invalid, message: message, problems: problems.map(problem))), at: 0)
             }
@@ -102,7 +102,7 @@ extension HostCore {
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, id, withRevision: true)) }
         if explicit || changes.all.contains(where: { $0 == activeFile?.fingerprint.file }) {
-            effects.append(.event(.reload(profile: active, revision: live.head.revision, problems: [], by: requester?.info)))
+            effects.append(.event(.reload(profile: active, revision: live.head.revision, problems: [], by: info(requester))))
         }
         if activeFile == nil {
             effects.append(.log(.warning, "profile '\(active)' has no file in \(folder.path) any more; its live layout stays"))
@@ -199,7 +199,7 @@ extension HostCore {
         }
         for notice in resolution.notices { note(notice) }
         let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source, edits: resolution.edits)
-        let by = session?.info ?? press?.by
+        let by = info(session) ?? press?.by
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
         effects += [.broadcastLayout, .event(.profile(profile: name, revision: state.revision, by: by)),
@@ -210,88 +210,14 @@ extension HostCore {
         submit(Outcome(live: state, effects, ifWriteFails: failures), write: state.snapshot(reason: reason))
     }
 
-    // MARK: Snapshots, restore, export
-
-    /// `snapshots [profile]`: the history, newest first.
-    func snapshots(of requested: String?, id: RequestID?, from session: Session) {
-        let profile = requested ?? live.head.profile
-        let known = profile == live.head.profile || catalog.profile(named: profile) != nil
-            || !ProfileResolver.brokenFiles(named: profile, in: catalog).isEmpty
-        let connection = session.connection.id
-        onDisk(for: session, { store in
-            Result { () throws(SnapshotError) in try store.list(profile: profile) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            switch result {
-            case .success(let listing) where known || !listing.snapshots.isEmpty:
-                for notice in listing.notices { core.note(notice.message) }
-                let infos = listing.snapshots.map {
-                    DeckProtocol.SnapshotInfo(generation: $0.generation, revision: $0.revision,
-                                              time: UTCTime.format(Int($0.time.timeIntervalSince1970)), reason: $0.reason, bytes: $0.bytes)
-                }
-                core.submit(Outcome([.send(connection, .snapshots(id: id, profile: profile, snapshots: infos))]))
-            case .success:
-                core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(profile)' and no snapshot of one", id: id),
-                                                 request: "snapshots", session: session)))
-            case .failure(let error):
-                let code: ErrorCode = if case .invalidProfileName = error { .notFound } else { .internal }
-                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "snapshots", session: session)))
-            }
-        })
-    }
-
-    /// `restore GENERATION`: that snapshot of the live profile becomes the
-    /// live layout as a new revision (and a new generation).
-    func restore(_ generation: Int, id: RequestID?, from session: Session) {
-        let profile = live.head.profile
-        let connection = session.connection.id
-        onDisk(for: session, { store in
-            Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            let snapshot: Snapshot
-            switch result {
-            case .success(let read):
-                snapshot = read
-            case .failure(let error):
-                let code: ErrorCode
-                switch error {
-                case .notFound: code = .notFound
-                case .corrupt(let notice):
-                    core.note(notice.message)
-                    code = .notFound
-                default: code = .internal
-                }
-                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "restore", session: session)))
-                return
-            }
-            guard core.live.head.profile == profile else {
-                core.submit(Outcome(core.refusal(ProtocolError(.invalid, "the live profile changed while restoring; send restore again", id: id),
-                                                 request: "restore", session: session)))
-                return
-            }
-            // The restored layout keeps the live source: it is the live state
-            // of the file as it is now, so it survives a restart.
-            // For the next rebase it counts as the edits that turn the file's layout into it (PROFILE.md §5).
-            let edits = EditRebase.changes(from: core.live.head.fileLayout, to: snapshot.layout)
-            let state = core.live.advance(layout: snapshot.layout, edits: edits)
-            core.submit(Outcome(live: state, [
-                .ok(connection, id, withRevision: true), .broadcastLayout,
-                .event(.restore(profile: profile, generation: generation, revision: state.revision, by: session.info)),
-                .log(.info, "restored generation \(generation) of '\(profile)' (revision \(state.revision))\(core.byline(session))"),
-            ], ifWriteFails: [.refuse(connection, id, request: "restore")]),
-                        write: state.snapshot(reason: "restore"), from: session)
-        })
-    }
+    // MARK: Export
 
     /// `export [profile]`: the live layout (or another profile's current
     /// state, as switching to it would make live) as profile YAML.
     func export(_ requested: String?, id: RequestID?, from session: Session) {
         let connection = session.connection.id
-        guard let name = requested, name != live.head.profile else {
-            submit(Outcome([.exportLive(connection, id)]), from: session)
-            return
-        }
+        // HostState answers an export of the live profile; this is another's.
+        guard let name = requested else { return }
         let catalog = self.catalog
         onDisk(for: session, { store in
             Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }

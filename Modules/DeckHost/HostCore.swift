@@ -29,37 +29,37 @@ final class HostCore {
     /// the lock probe and the plugins (set in `Host.start`).
     var inputs = HostInputs()
 
-    /// One per open connection, device or control client.
+    /// One per open connection, device or control client: its socket,
+    /// handshake and reading (who it is lives in `state.sessions`).
     var sessions: [ConnectionID: Session] = [:]
-    /// The live layout: committed, head, the committed revision's lines and the generation it was written as.
-    var live: LiveLayout
-    /// The road from accepted to acknowledged: pipeline, gather, throttle.
-    var commits: CommitScheduler<Outcome>
-    /// The paired devices, when each was last seen, the pairing codes and the
-    /// failed-attempt limit, asked at each `hello`.
-    var auth: DeviceAuth
-    /// The manual lock and the probe's.
-    var lock = LockState()
-    /// The plugin buttons each device holds down.
-    var holds = HeldButtons()
-    /// The layouts folder as last scanned.
-    var catalog: ProfileCatalog
-    /// What `status` shows in `notices`.
-    var notices: Notices
-    /// Running, stopping, stopped (and the exit status).
-    var shutdown = Shutdown()
+    /// The rules and every value they decide on (``HostState``).
+    var state: HostState
+    /// Actions waiting to be applied: one applied may lead to another input,
+    /// whose actions queue behind it instead of running inside it.
+    private var queued = ActionQueue()
 
     init(services: HostServices, loop: EventLoop, state: LiveState, catalog: ProfileCatalog, tokens: TokenStore,
          notices: [String]) throws(TransportError) {
         self.services = services
         self.loop = loop
-        self.live = try LiveLayout(state)
-        self.commits = CommitScheduler(window: services.configuration.gatherWindow)
-        self.auth = DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
-                               pairingLifetime: services.configuration.pairingLifetime)
-        self.catalog = catalog
-        self.notices = Notices(start: notices)
+        self.state = HostState(live: try LiveLayout(state),
+                               commits: CommitScheduler(window: services.configuration.gatherWindow),
+                               auth: DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
+                                                pairingLifetime: services.configuration.pairingLifetime),
+                               catalog: catalog, notices: Notices(start: notices),
+                               maxLayoutBytes: services.configuration.maxLayoutBytes)
     }
+
+    // The values the rules own, as the shell's code still reads and changes
+    // them where a decision has not moved into HostState yet.
+    var live: LiveLayout { get { state.live } _modify { yield &state.live } }
+    var commits: CommitScheduler<Outcome> { get { state.commits } _modify { yield &state.commits } }
+    var auth: DeviceAuth { get { state.auth } _modify { yield &state.auth } }
+    var lock: LockState { get { state.lock } _modify { yield &state.lock } }
+    var holds: HeldButtons { get { state.holds } _modify { yield &state.holds } }
+    var catalog: ProfileCatalog { get { state.catalog } _modify { yield &state.catalog } }
+    var notices: Notices { get { state.notices } _modify { yield &state.notices } }
+    var shutdown: Shutdown { get { state.shutdown } _modify { yield &state.shutdown } }
 
     /// The host as `welcome` and `status` name it.
     var hostInfo: HostInfo { HostInfo(version: Host.version) }
@@ -68,10 +68,59 @@ final class HostCore {
         ProfileFolder(path: services.configuration.layouts, maxLayoutBytes: services.configuration.maxLayoutBytes)
     }
     /// True from the start of the stop on.
-    var stopping: Bool { shutdown.isStopping }
+    var stopping: Bool { state.stopping }
 
     /// This core, carried through `execute` from other threads.
     var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
+
+    // MARK: Applying what the rules decided
+
+    /// Hands `input` to the rules and applies what they return, in order.
+    func handle(_ input: HostInput) {
+        apply(state.handle(input))
+    }
+
+    /// Applies `actions` in order; actions that come from applying one of
+    /// them wait behind the rest (no re-entrancy).
+    func apply(_ actions: [HostAction]) {
+        guard queued.enqueue(actions) else { return }
+        while let action = queued.next() { perform(action) }
+    }
+
+    private func perform(_ action: HostAction) {
+        switch action {
+        case .commit(let commit):
+            submit(commit.outcome, write: commit.writeReason.flatMap { reason in commit.outcome.live?.snapshot(reason: reason) },
+                   editor: commit.editor, from: commit.sender.flatMap { sessions[$0] })
+        case .heard(let device):
+            heard(from: device)
+        case let .log(level, message):
+            services.logger.log(level, message)
+        case let .note(message, level):
+            note(message, level: level)
+        case .disk(let job):
+            runOnDisk(job)
+        case let .control(connection, message):
+            guard let session = sessions[connection] else { return }
+            control(message, from: session)
+        }
+    }
+
+    /// Runs a disk job with its sender's reading paused; the result comes
+    /// back as an input.
+    private func runOnDisk(_ job: DiskJob) {
+        let jobID = job.id
+        switch job.work {
+        case let .readSnapshot(profile, generation):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.snapshot(Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case .listSnapshots(let profile):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.listing(Result { () throws(SnapshotError) in try store.list(profile: profile) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        }
+    }
 
     // MARK: The pipeline
 
@@ -179,7 +228,7 @@ final class HostCore {
         case .closeAfterFlush(let id):
             sessions[id]?.connection.closeAfterFlush()
         case .closeRevoked(let name):
-            for device in sessions.values where device.pairedName == name {
+            for device in sessions.values where state.sessions[device.connection.id]?.pairedName == name {
                 device.closeReason = "unpaired"
                 device.connection.closeAfterFlush()
             }
@@ -262,14 +311,17 @@ final class HostCore {
     /// layout `then` says, a `refused` event and a log line (``Effect/refusal(_:request:to:by:who:problems:then:)``).
     func refusal(_ error: ProtocolError, request: String, session: Session, problems: [Problem]? = nil,
                  then layout: RefusalLayout = .none) -> [Effect] {
-        Effect.refusal(error, request: request, to: session.connection.id, by: session.info,
-                 who: session.info?.name ?? session.connection.peer.description, problems: problems, then: layout)
+        state.refusal(error, request: request, to: session.connection.id, problems: problems, then: layout)
     }
 
     /// `'Files' by Kim's iPhone` style suffix.
     func byline(_ session: Session?) -> String {
-        guard let session else { return "" }
-        return " by " + LogField.cut(session.info?.name ?? session.connection.peer.description)
+        state.byline(session?.connection.id)
+    }
+
+    /// Who `session` is, once its hello was accepted.
+    func info(_ session: Session?) -> ClientInfo? {
+        session.flatMap { state.sessions[$0.connection.id]?.info }
     }
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.

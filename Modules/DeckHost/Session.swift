@@ -1,15 +1,13 @@
 import DeckProtocol
 import DeckTransport
 
-/// One connection as the host sees it. Loop-confined.
+/// One connection as the shell sees it: the socket, its handshake, what it
+/// receives and why its reading is paused. Who it is lives in
+/// ``HostState/sessions`` (``SessionState``). Loop-confined.
 final class Session {
     let connection: Connection
     let rules: Handshake.Rules
     var handshake = Handshake()
-    /// Who it is, once its `hello` was accepted.
-    var info: ClientInfo?
-    /// The paired device whose token it presented (closed by `unpair`).
-    var pairedName: String?
     /// The token its `welcome` carries: it paired with a pairing code (WEB.md §3).
     var issuedToken: String?
     /// True once its `welcome` went out (devices) or it subscribed (control
@@ -32,8 +30,6 @@ final class Session {
         self.connection = connection
         self.rules = rules
     }
-
-    var isControl: Bool { handshake.access?.isControl ?? false }
 
     /// Pauses or resumes reading to match ``waitingForDisk``, ``throttled`` and ``revoked``.
     func updateReading() {

@@ -17,6 +17,8 @@ enum HostAction: Equatable {
     /// ``HostInput/diskFinished(_:_:)`` with the job's ``DiskJob/id``.
     /// The sender named in the job is not read from until then.
     case disk(DiskJob)
+    /// Stops reading from a connection for `because` (``ReadGate``).
+    case pauseReading(ConnectionID, because: ReadGate.Reason)
     /// A control request whose rules have not moved into ``HostState`` yet:
     /// the shell's `HostCore.control` decides it (docs/host.md lists which).
     case control(ConnectionID, ClientMessage)

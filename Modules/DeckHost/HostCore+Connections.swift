@@ -16,7 +16,7 @@ extension HostCore: ConnectionHandler {
     }
 
     func connection(_ connection: Connection, received line: Data) {
-        guard let session = sessions[connection.id], !stopping, !session.revoked else { return }
+        guard let session = sessions[connection.id], !stopping, !session.reading.isHeld(.revoked) else { return }
         // The credentials are asked about at the hello only (DeviceAuth):
         // the limiter is neither checked nor pruned for later lines.
         let action = session.handshake.receive(line, rules: session.rules) { hello, required in

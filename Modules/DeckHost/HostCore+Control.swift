@@ -10,10 +10,6 @@ extension HostCore {
     func control(_ message: ClientMessage, from session: Session) {
         let id = message.id
         switch message.request {
-        case .pair(let name):
-            pair(name, id: id, from: session)
-        case .unpair(let name):
-            unpair(name, id: id, from: session)
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
         case .useProfile(let name):
@@ -53,74 +49,5 @@ extension HostCore {
             infos.sort { $0.name < $1.name }
         }
         return .profiles(id: id, active: live.committed.profile, profiles: infos)
-    }
-
-    /// `pair NAME`: a new token, on disk before it is shown. Pairing a name
-    /// again revokes its old token as `unpair` would: the connections that
-    /// presented it are closed (none can hold the new one before it is shown).
-    private func pair(_ name: String, id: RequestID?, from session: Session) {
-        let (token, undo) = auth.pair(name, now: UTCTime.now())
-        let connection = session.connection.id
-        saveTokens(for: session, undo: undo, request: "pair", id: id) { core in
-            core.services.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
-                             + core.byline(core.sessions[connection]))
-            core.revoke(pairedAs: name)
-            var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
-            let code = core.auth.pairing.issue(for: name, now: .now, using: &generator)
-            let seconds = Int(core.auth.pairing.lifetime.components.seconds)
-            let offer = PairingOffer(code: code, link: core.pairingLink(code),
-                                     expires: UTCTime.format(UTCTime.now() + seconds))
-            return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token, pairing: offer))]
-        }
-    }
-
-    /// `unpair NAME`: the token is forgotten at once (a new hello with it is
-    /// refused), then written, then that device's connections are closed.
-    private func unpair(_ name: String, id: RequestID?, from session: Session) {
-        guard let undo = auth.unpair(name) else {
-            submit(Outcome(refusal(ProtocolError(.notFound, "no device is paired as '\(name)'", id: id), request: "unpair",
-                                   session: session)), from: session)
-            return
-        }
-        let connection = session.connection.id
-        saveTokens(for: session, undo: undo, request: "unpair", id: id) { core in
-            core.services.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
-            core.revoke(pairedAs: name)
-            return [.closeRevoked(pairedAs: name), .ok(connection, id, withRevision: false)]
-        }
-    }
-
-    /// The connections that presented `name`'s token, now revoked and
-    /// saved so, are no longer read from; ``Effect/closeRevoked(pairedAs:)``
-    /// closes them in pipeline order.
-    private func revoke(pairedAs name: String) {
-        for device in sessions.values where state.sessions[device.connection.id]?.pairedName == name {
-            device.revoked = true
-            device.updateReading()
-        }
-    }
-
-    /// Writes the tokens; on failure `undo` takes this one change back and
-    /// the sender gets `internal`. Once written, the effects `saved` returns
-    /// go into the pipeline: closing the revoked connections behind the
-    /// replies still owed to them, so none is dropped.
-    private func saveTokens(for session: Session, undo: DeviceAuth.Undo, request: String, id: RequestID?,
-                            then saved: @escaping (HostCore) -> [Effect]) {
-        let store = auth.tokens
-        let path = auth.path
-        let connection = session.connection.id
-        onDisk(for: session, { _ in
-            Result { () throws(HostError) in try TokenStore.save(store, path: path) }
-        }, then: { core, result in
-            switch result {
-            case .success:
-                core.submit(Outcome(saved(core)))
-            case .failure(let error):
-                core.auth.undo(undo)
-                guard let session = core.sessions[connection] else { return }
-                core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not save the device tokens: \(error)", id: id),
-                                                 request: request, session: session)))
-            }
-        })
     }
 }

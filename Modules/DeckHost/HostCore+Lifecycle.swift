@@ -36,7 +36,7 @@ extension HostCore {
         inputs.plugins?.shutdown(grace: .milliseconds(1000), killGrace: .milliseconds(400)) { [weak self] in
             self?.finishStoppingIfReady()
         }
-        for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
+        for session in sessions.values { session.hold(.stopping) }
         run(commits.release())
         finishStoppingIfReady()
         guard !shutdown.isStopped else { return }

@@ -100,6 +100,8 @@ final class HostCore {
             note(message, level: level)
         case .disk(let job):
             runOnDisk(job)
+        case let .pauseReading(connection, reason):
+            sessions[connection]?.hold(reason)
         case let .control(connection, message):
             guard let session = sessions[connection] else { return }
             control(message, from: session)
@@ -114,6 +116,10 @@ final class HostCore {
         case let .readSnapshot(profile, generation):
             onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
                 DiskResult.snapshot(Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case let .saveTokens(store, path):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
+                DiskResult.saved(Result { () throws(HostError) in try TokenStore.save(store, path: path) })
             }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
         case .listSnapshots(let profile):
             onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
@@ -165,12 +171,10 @@ final class HostCore {
                 }
             case .pause(let id):
                 guard let session = sessions[id] else { continue }
-                session.throttled = true
-                session.updateReading()
+                session.hold(.throttled)
             case .resume(let ids):
                 for session in ids.compactMap({ sessions[$0] }) {
-                    session.throttled = false
-                    session.updateReading()
+                    session.release(.throttled)
                 }
             }
         }
@@ -238,6 +242,9 @@ final class HostCore {
             session.receivesBroadcasts = true
         case .titles(let id):
             sendTitles(to: id)
+        case let .paired(id, requestID, name, token, code, expires):
+            send(.paired(id: requestID, name: name, token: token,
+                         pairing: PairingOffer(code: code, link: pairingLink(code), expires: expires)), to: id)
         case let .status(id, requestID):
             send(.status(id: requestID, status()), to: id)
         case let .profiles(id, requestID):
@@ -336,8 +343,7 @@ final class HostCore {
     func onDisk<Result: Sendable>(for session: Session?, _ job: @escaping @Sendable (SnapshotStore) -> Result,
                                   then finished: @escaping (HostCore, Result) -> Void) {
         if let session {
-            session.waitingForDisk = true
-            session.updateReading()
+            session.hold(.disk)
         }
         let id = session?.connection.id
         let bound = self.bound
@@ -347,8 +353,7 @@ final class HostCore {
                 let core = bound.value
                 finish.value(core, result)
                 if let id, let session = core.sessions[id] {
-                    session.waitingForDisk = false
-                    session.updateReading()
+                    session.release(.disk)
                 }
             }
         }

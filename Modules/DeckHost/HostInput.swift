@@ -34,6 +34,8 @@ struct DiskJob: Equatable {
         case readSnapshot(profile: String, generation: Int)
         /// A profile's history, newest first (`snapshots`).
         case listSnapshots(profile: String)
+        /// The paired devices, written as they are now (`pair`, `unpair`).
+        case saveTokens(TokenStore, path: String)
     }
 
     let id: JobID
@@ -47,4 +49,5 @@ struct DiskJob: Equatable {
 enum DiskResult {
     case snapshot(Result<Snapshot, SnapshotError>)
     case listing(Result<SnapshotListing, SnapshotError>)
+    case saved(Result<Void, HostError>)
 }

@@ -55,8 +55,12 @@ extension HostState {
             return [restore(generation, id: id, from: connection)]
         case .export(let profile) where profile == nil || profile == live.head.profile:
             return [reply([.exportLive(connection, id)], to: connection)]
+        case .pair(let name):
+            return [pair(name, id: id, from: connection)]
+        case .unpair(let name):
+            return [unpair(name, id: id, from: connection)]
         default:
-            // pair, unpair, reload, useProfile, export of another profile, restart.
+            // reload, useProfile, export of another profile, restart: still decided in HostCore.control.
             return [.control(connection, message)]
         }
     }

@@ -32,6 +32,8 @@ extension HostState {
         case let (.snapshots(connection, id, profile, known), .listing(listing)):
             guard sessions[connection] != nil else { return [] }
             return listed(listing, profile: profile, known: known, id: id, to: connection)
+        case let (.tokens(connection, id, name, change, undo), .saved(saved)):
+            return tokensSaved(saved, name: name, change: change, undo: undo, id: id, to: connection)
         default:
             return [.log(.error, "a disk job's result did not match the request it answers (\(waiting)); nothing was changed")]
         }

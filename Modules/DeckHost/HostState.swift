@@ -29,6 +29,8 @@ struct HostState {
     var shutdown = Shutdown()
     /// The largest layout JSON an edit may make (`--max-message`'s sibling, HostConfiguration).
     let maxLayoutBytes: Int
+    /// The clocks and the randomness (tokens, pairing codes).
+    var environment: HostEnvironment
 
     /// Disk jobs asked for and not finished, with what their result answers.
     private(set) var waiting: [JobID: Waiting] = [:]
@@ -38,16 +40,18 @@ struct HostState {
     enum Waiting: Equatable {
         case restore(ConnectionID, RequestID?, profile: String, generation: Int)
         case snapshots(ConnectionID, RequestID?, profile: String, known: Bool)
+        case tokens(ConnectionID, RequestID?, name: String, TokensChange, undo: DeviceAuth.Undo)
     }
 
     init(live: LiveLayout, commits: CommitScheduler<Outcome>, auth: DeviceAuth, catalog: ProfileCatalog, notices: Notices,
-         maxLayoutBytes: Int) {
+         maxLayoutBytes: Int, environment: HostEnvironment = HostEnvironment()) {
         self.live = live
         self.commits = commits
         self.auth = auth
         self.catalog = catalog
         self.notices = notices
         self.maxLayoutBytes = maxLayoutBytes
+        self.environment = environment
     }
 
     /// True from the start of the stop on.

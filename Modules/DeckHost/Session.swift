@@ -15,14 +15,8 @@ final class Session {
     var receivesBroadcasts = false
     /// A subscribed control client also gets events.
     var subscribed = false
-    /// Reading is paused while a request of this client waits for the disk
-    /// (control requests), so its replies stay in request order.
-    var waitingForDisk = false
-    /// Reading is paused because too many outcomes wait for the disk.
-    var throttled = false
-    /// Its token was revoked (`pair`, `unpair`): nothing more it sends is
-    /// read; it is closed once the replies already owed to it are out.
-    var revoked = false
+    /// Who holds its reading paused, and why.
+    private(set) var reading = ReadGate()
     /// Why the host closed it, for the `leave` event.
     var closeReason: String?
 
@@ -31,13 +25,22 @@ final class Session {
         self.rules = rules
     }
 
-    /// Pauses or resumes reading to match ``waitingForDisk``, ``throttled`` and ``revoked``.
-    func updateReading() {
+    /// Pauses reading for `reason` (the first hold pauses the connection).
+    func hold(_ reason: ReadGate.Reason) {
+        apply(reading.hold(reason))
+    }
+
+    /// Ends `reason`'s hold (the last one resumes the connection).
+    func release(_ reason: ReadGate.Reason) {
+        apply(reading.release(reason))
+    }
+
+    private func apply(_ action: ReadGate.Action) {
         guard connection.isOpen else { return }
-        if waitingForDisk || throttled || revoked {
-            connection.pauseReading()
-        } else {
-            connection.resumeReading()
+        switch action {
+        case .pause: connection.pauseReading()
+        case .resume: connection.resumeReading()
+        case .none: break
         }
     }
 }

@@ -87,7 +87,7 @@ struct HostRulesRequestTests {
         #expect(host.pairedDevices().first?.connected == false)
     }
 
-    @Test(arguments: [ClientRequest.pair(name: "pad"), .unpair(name: "pad"), .reload, .useProfile(name: "stream"),
+    @Test(arguments: [ClientRequest.reload, .useProfile(name: "stream"),
                       .export(profile: "stream"), .restartPlugin(id: "talk")])
     func requestsWhoseRulesAreStillInTheShellAreHandedToIt(_ request: ClientRequest) throws {
         var host = try R.host()

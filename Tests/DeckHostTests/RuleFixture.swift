@@ -33,11 +33,18 @@ enum Rules {
         return layout
     }
 
-    static func host(maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes) throws -> HostState {
+    /// A fixed clock (UTC 1000 s) and a seeded generator.
+    static func environment(seed: UInt64 = 7) -> HostEnvironment {
+        let start = ContinuousClock.now
+        return HostEnvironment(utcNow: { 1000 }, instantNow: { start }, random: HostRandom(SeededRandom(seed: seed)))
+    }
+
+    static func host(maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes, seed: UInt64 = 7) throws -> HostState {
         var state = HostState(
             live: try LiveLayout(LiveState(profile: "default", revision: 5, layout: try layout(), source: nil)),
             commits: CommitScheduler(), auth: DeviceAuth(tokens: TokenStore(), path: "/nonexistent/tokens.json"),
-            catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes)
+            catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes,
+            environment: environment(seed: seed))
         for (id, info, control) in [(phone, kim, false), (tablet, lee, false), (Self.control, deckctl, true)] {
             _ = state.handle(.opened(id, peer: info.address))
             _ = state.handle(.established(id, info, pairedName: nil, isControl: control, id: nil, level: 7, now: 0))
@@ -61,5 +68,22 @@ enum Rules {
         .commit(Commit(Outcome(Effect.refusal(ProtocolError(code, message, id: id), request: request, to: connection, by: who,
                                               who: who.name, then: layout)),
                        sender: paused ? connection : nil))
+    }
+}
+
+/// SplitMix64: the same seed draws the same tokens and codes.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

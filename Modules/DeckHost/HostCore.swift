@@ -11,15 +11,15 @@ import DeckSnapshots
 import DeckTransport
 import LockGate
 
-/// The host's glue, owned by the event loop's thread: the sessions and
-/// sending to them, the loop, the services it was started with (the
-/// configuration, the log, the disk thread, the runner), the inputs (the
-/// listeners and how they are reached, signals, the folder watch, the lock
-/// probe, the plugins), and the value types that hold the state, each with
-/// its own tests — twelve stored properties in all (docs/host.md, "The
-/// host's structure"). Nothing here blocks: disk work goes to the
-/// ``DiskWorker``, actions to the ``ActionRunner``, and their results come
-/// back through `EventLoop.execute`.
+/// The host's I/O shell, owned by the event loop's thread: the sessions'
+/// sockets and sending to them, the loop, the services it was started with
+/// (the configuration, the log, the disk thread, the runner), the inputs
+/// (the listeners and how they are reached, signals, the folder watch, the
+/// lock probe, the plugins), and ``HostState``, which decides. Inputs go to
+/// `state.handle`; the ``HostAction``s it returns are applied in order
+/// (docs/host.md, "The host's structure"). Nothing here blocks: disk work
+/// goes to the ``DiskWorker``, actions to the ``ActionRunner``, and their
+/// results come back through `EventLoop.execute`.
 final class HostCore {
     /// The configuration, the logger, the disk thread and the services.runner.
     let services: HostServices

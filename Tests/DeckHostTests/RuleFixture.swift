@@ -1,3 +1,4 @@
+import DeckTestSupport  // SeededGenerator
 import DeckModel
 import DeckProtocol
 import LockGate
@@ -36,7 +37,7 @@ enum Rules {
     /// A fixed clock (UTC 1000 s) and a seeded generator.
     static func environment(seed: UInt64 = 7) -> HostEnvironment {
         let start = ContinuousClock.now
-        return HostEnvironment(utcNow: { 1000 }, instantNow: { start }, random: HostRandom(SeededRandom(seed: seed)))
+        return HostEnvironment(utcNow: { 1000 }, instantNow: { start }, random: HostRandom(SeededGenerator(seed: seed)))
     }
 
     static func host(maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes, seed: UInt64 = 7) throws -> HostState {
@@ -68,22 +69,5 @@ enum Rules {
         .commit(Commit(Outcome(Effect.refusal(ProtocolError(code, message, id: id), request: request, to: connection, by: who,
                                               who: who.name, then: layout)),
                        sender: paused ? connection : nil))
-    }
-}
-
-/// SplitMix64: the same seed draws the same tokens and codes.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

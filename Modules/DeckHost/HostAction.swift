@@ -17,6 +17,9 @@ enum HostAction: Equatable {
     /// ``HostInput/diskFinished(_:_:)`` with the job's ``DiskJob/id``.
     /// The sender named in the job is not read from until then.
     case disk(DiskJob)
+    /// An effect performed now, outside the pipeline (as a press's end is
+    /// when its action never reaches the disk).
+    case perform(Effect)
     /// Stops reading from a connection for `because` (``ReadGate``).
     case pauseReading(ConnectionID, because: ReadGate.Reason)
     /// A control request whose rules have not moved into ``HostState`` yet:

@@ -12,10 +12,6 @@ extension HostCore {
         switch message.request {
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
-        case .useProfile(let name):
-            switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
-        case .export(let profile):
-            export(profile, id: id, from: session)
         case .restartPlugin(let plugin):
             restartPlugin(plugin, id: id, from: session)
         default:

@@ -91,7 +91,7 @@ extension HostCore {
         if activeFile == nil, !broken.isEmpty {
             let problems = broken.flatMap(\.problems)
             for item in problems { services.logger.warning("\(item) (the live layout of '\(active)' stays)") }
-            let message = Self.problemSentence(broken) + "; the live layout stays"
+            let message = HostState.problemSentence(broken) + "; the live layout stays"
             var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: info(requester)))]
             if let connection {
                 effects.insert(.send(connection, .error(id: id, code: .invalid, message: message, problems: problems.map(problem))), at: 0)
@@ -112,19 +112,6 @@ extension HostCore {
         submit(Outcome(effects))
     }
 
-    /// `default.yaml has a problem`, `a.yaml, b.yaml has problems`: the start of a refusal's message.
-    static func problemSentence(_ broken: [ProfileCatalog.File]) -> String {
-        let files = broken.map(\.fingerprint.file).joined(separator: ", ")
-        return "\(files) has \(broken.flatMap(\.problems).count == 1 ? "a problem" : "problems")"
-    }
-
-    /// `error invalid` with `message` and every problem of the `broken` files.
-    func refusal(_ broken: [ProfileCatalog.File], _ message: String, request: String, id: RequestID?,
-                 session: Session) -> [Effect] {
-        refusal(ProtocolError(.invalid, message, id: id), request: request, session: session,
-                problems: broken.flatMap(\.problems).map(problem))
-    }
-
     /// A profile file other than the live one changed: log it, tell subscribers.
     private func reportOtherFile(_ file: String, in scanned: ProfileCatalog, removed: Bool) {
         if removed {
@@ -139,108 +126,5 @@ extension HostCore {
             for item in entry.problems { services.logger.warning("\(item)") }
         }
         emit(.reload(profile: name, revision: nil, problems: entry.problems.map(problem), by: nil))
-    }
-
-    // MARK: Switching profiles
-
-    /// `useProfile`, or a `profile` button: the profile's layout as §5 of
-    /// PROFILE.md resolves it becomes live, as a new revision.
-    func switchProfile(to name: String, reason: String, session: Session?, requestID: RequestID?, press: ActionRequest?) {
-        let connection = session?.connection.id
-        if name == live.head.profile {
-            if let connection { submit(Outcome([.ok(connection, requestID, withRevision: true)])) }
-            if let press { actionEnded(press, .delivered) }
-            return
-        }
-        if catalog.profile(named: name) == nil, case let broken = ProfileResolver.brokenFiles(named: name, in: catalog),
-           !broken.isEmpty {
-            // PROFILE.md §4: a profile with any error is not loaded. Its
-            // newest snapshot is not served instead (as at start, where
-            // something must be): the person who asked hears what is wrong
-            // with the file, and the live layout stays as it is.
-            let problems = broken.flatMap(\.problems)
-            let message = Self.problemSentence(broken) + "; profile '\(name)' is not loaded, and the live layout stays"
-            for item in problems { services.logger.warning("\(item)") }
-            if let session {
-                submit(Outcome(refusal(broken, message, request: "useProfile", id: requestID, session: session)), from: session)
-            }
-            if let press { actionEnded(press, .failed(reason: message)) }
-            return
-        }
-        let catalog = self.catalog
-        onDisk(for: session, { store in
-            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
-        }, then: { core, result in
-            core.finishSwitch(to: name, result, reason: reason, connection: connection, requestID: requestID, press: press)
-        })
-    }
-
-    private func finishSwitch(to name: String, _ result: Result<ProfileResolution?, HostError>, reason: String,
-                              connection: ConnectionID?, requestID: RequestID?, press: ActionRequest?) {
-        let session = connection.flatMap { sessions[$0] }
-        let resolution: ProfileResolution
-        switch result {
-        case .success(let found?):
-            resolution = found
-        case .success(nil), .failure:
-            let message: String
-            if case .failure(let error) = result {
-                message = error.description
-            } else {
-                let known = catalog.names.isEmpty ? "no valid profile" : catalog.names.joined(separator: ", ")
-                message = "there is no profile named '\(name)' (the layouts folder holds \(known))"
-            }
-            if let session {
-                let code: ErrorCode = if case .failure = result { .internal } else { .notFound }
-                submit(Outcome(refusal(ProtocolError(code, message, id: requestID), request: "useProfile", session: session)))
-            }
-            if let press { actionEnded(press, .failed(reason: message)) }
-            return
-        }
-        for notice in resolution.notices { note(notice) }
-        let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source, edits: resolution.edits)
-        let by = info(session) ?? press?.by
-        var effects: [Effect] = []
-        if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
-        effects += [.broadcastLayout, .event(.profile(profile: name, revision: state.revision, by: by)),
-                    .log(.info, "switched to profile '\(name)' (revision \(state.revision))" + (by.map { " by \($0.name)" } ?? ""))]
-        if let press { effects.append(.actionEnded(press, .delivered)) }
-        let failures: [WriteFailure] = (connection.map { [.refuse($0, requestID, request: "useProfile")] } ?? [])
-            + (press.map { [.actionFailed($0)] } ?? [])
-        submit(Outcome(live: state, effects, ifWriteFails: failures), write: state.snapshot(reason: reason))
-    }
-
-    // MARK: Export
-
-    /// `export [profile]`: the live layout (or another profile's current
-    /// state, as switching to it would make live) as profile YAML.
-    func export(_ requested: String?, id: RequestID?, from session: Session) {
-        let connection = session.connection.id
-        // HostState answers an export of the live profile; this is another's.
-        guard let name = requested else { return }
-        let catalog = self.catalog
-        onDisk(for: session, { store in
-            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            switch result {
-            case .success(let resolution?):
-                let yaml = DeckProfile(name: name, layout: resolution.layout).yaml
-                core.submit(Outcome([.send(connection, .export(id: id, profile: name, yaml: yaml))]))
-            case .success(nil):
-                let broken = ProfileResolver.brokenFiles(named: name, in: catalog)
-                guard !broken.isEmpty else {
-                    core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(name)' and no snapshot of one", id: id),
-                                                     request: "export", session: session)))
-                    return
-                }
-                // The profile exists, as a broken file with nothing live to
-                // export: say what is wrong with it, as useProfile does.
-                core.submit(Outcome(core.refusal(broken, Self.problemSentence(broken) + "; profile '\(name)' has no snapshot to export",
-                                                 request: "export", id: id, session: session)))
-            case .failure(let error):
-                core.submit(Outcome(core.refusal(ProtocolError(.internal, error.description, id: id), request: "export", session: session)))
-            }
-        })
     }
 }

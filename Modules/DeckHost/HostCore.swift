@@ -47,7 +47,8 @@ final class HostCore {
                                auth: DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
                                                 pairingLifetime: services.configuration.pairingLifetime),
                                catalog: catalog, notices: Notices(start: notices),
-                               maxLayoutBytes: services.configuration.maxLayoutBytes)
+                               maxLayoutBytes: services.configuration.maxLayoutBytes,
+                               layoutsPath: services.configuration.layouts)
     }
 
     // The values the rules own, as the shell's code still reads and changes
@@ -100,6 +101,8 @@ final class HostCore {
             note(message, level: level)
         case .disk(let job):
             runOnDisk(job)
+        case .perform(let effect):
+            perform(effect)
         case let .pauseReading(connection, reason):
             sessions[connection]?.hold(reason)
         case let .control(connection, message):
@@ -120,6 +123,10 @@ final class HostCore {
         case let .saveTokens(store, path):
             onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
                 DiskResult.saved(Result { () throws(HostError) in try TokenStore.save(store, path: path) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case let .resolve(name, catalog):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.resolution(Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) })
             }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
         case .listSnapshots(let profile):
             onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
@@ -268,7 +275,7 @@ final class HostCore {
         case let .actionEnded(request, outcome):
             actionEnded(request, outcome)
         case let .switchProfile(name, press):
-            switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: press)
+            handle(.profileButton(name, press: press))
         }
     }
 
@@ -333,9 +340,7 @@ final class HostCore {
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.
     func problem(_ problem: FileProblem) -> Problem {
-        let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
-        let file = problem.file.hasPrefix(prefix) ? String(problem.file.dropFirst(prefix.count)) : problem.file
-        return Problem(file: file, line: problem.line, column: problem.column, message: problem.message)
+        state.problem(problem)
     }
 
     /// Runs `job` on the disk thread with `session`'s reading paused, then

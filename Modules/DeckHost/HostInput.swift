@@ -1,3 +1,4 @@
+import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
@@ -15,6 +16,8 @@ enum HostInput {
     /// A line that could not be decoded or may not be sent (the error names
     /// the line's `type` when it had a readable one).
     case refusedLine(ConnectionID, ProtocolError)
+    /// A `profile` button's press reached its turn in the pipeline.
+    case profileButton(String, press: ActionRequest)
     /// The lock probe's answer changed.
     case probe(LockProbe.Result)
     /// A disk job the state asked for (``HostAction/disk(_:)``) finished.
@@ -36,6 +39,8 @@ struct DiskJob: Equatable {
         case listSnapshots(profile: String)
         /// The paired devices, written as they are now (`pair`, `unpair`).
         case saveTokens(TokenStore, path: String)
+        /// A profile's layout as PROFILE.md §5 resolves it (its file, its newest snapshot, the rebase).
+        case resolve(String, ProfileCatalog)
     }
 
     let id: JobID
@@ -50,4 +55,5 @@ enum DiskResult {
     case snapshot(Result<Snapshot, SnapshotError>)
     case listing(Result<SnapshotListing, SnapshotError>)
     case saved(Result<Void, HostError>)
+    case resolution(Result<ProfileResolution?, HostError>)
 }

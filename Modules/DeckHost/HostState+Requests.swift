@@ -53,14 +53,17 @@ extension HostState {
             return [snapshots(of: profile, id: id, from: connection)]
         case .restore(let generation):
             return [restore(generation, id: id, from: connection)]
-        case .export(let profile) where profile == nil || profile == live.head.profile:
-            return [reply([.exportLive(connection, id)], to: connection)]
+        case .export(let profile):
+            guard let profile, profile != live.head.profile else { return [reply([.exportLive(connection, id)], to: connection)] }
+            return [export(profile, id: id, from: connection)]
+        case .useProfile(let name):
+            return switchProfile(to: name, reason: "useProfile", connection: connection, id: id, press: nil)
         case .pair(let name):
             return [pair(name, id: id, from: connection)]
         case .unpair(let name):
             return [unpair(name, id: id, from: connection)]
         default:
-            // reload, useProfile, export of another profile, restart: still decided in HostCore.control.
+            // reload and restart: still decided in HostCore.control.
             return [.control(connection, message)]
         }
     }

@@ -34,6 +34,8 @@ extension HostState {
             return listed(listing, profile: profile, known: known, id: id, to: connection)
         case let (.tokens(connection, id, name, change, undo), .saved(saved)):
             return tokensSaved(saved, name: name, change: change, undo: undo, id: id, to: connection)
+        case let (.resolve(name, resolving), .resolution(resolution)):
+            return resolved(name, resolution, for: resolving)
         default:
             return [.log(.error, "a disk job's result did not match the request it answers (\(waiting)); nothing was changed")]
         }

@@ -29,6 +29,8 @@ struct HostState {
     var shutdown = Shutdown()
     /// The largest layout JSON an edit may make (`--max-message`'s sibling, HostConfiguration).
     let maxLayoutBytes: Int
+    /// The layouts folder, which problems are named relative to.
+    let layoutsPath: String
     /// The clocks and the randomness (tokens, pairing codes).
     var environment: HostEnvironment
 
@@ -41,10 +43,11 @@ struct HostState {
         case restore(ConnectionID, RequestID?, profile: String, generation: Int)
         case snapshots(ConnectionID, RequestID?, profile: String, known: Bool)
         case tokens(ConnectionID, RequestID?, name: String, TokensChange, undo: DeviceAuth.Undo)
+        case resolve(String, Resolving)
     }
 
     init(live: LiveLayout, commits: CommitScheduler<Outcome>, auth: DeviceAuth, catalog: ProfileCatalog, notices: Notices,
-         maxLayoutBytes: Int, environment: HostEnvironment = HostEnvironment()) {
+         maxLayoutBytes: Int, layoutsPath: String = "", environment: HostEnvironment = HostEnvironment()) {
         self.live = live
         self.commits = commits
         self.auth = auth
@@ -52,6 +55,7 @@ struct HostState {
         self.notices = notices
         self.maxLayoutBytes = maxLayoutBytes
         self.environment = environment
+        self.layoutsPath = layoutsPath
     }
 
     /// True from the start of the stop on.
@@ -74,6 +78,8 @@ struct HostState {
             return refusedLine(error, from: connection)
         case .probe(let result):
             return probeReported(result)
+        case let .profileButton(name, press):
+            return switchProfile(to: name, reason: "profile", connection: nil, id: nil, press: press)
         case let .diskFinished(job, result):
             guard let waiting = waiting.removeValue(forKey: job) else { return [] }
             return diskFinished(waiting, result)

@@ -87,8 +87,7 @@ struct HostRulesRequestTests {
         #expect(host.pairedDevices().first?.connected == false)
     }
 
-    @Test(arguments: [ClientRequest.reload, .useProfile(name: "stream"),
-                      .export(profile: "stream"), .restartPlugin(id: "talk")])
+    @Test(arguments: [ClientRequest.reload, .restartPlugin(id: "talk")])
     func requestsWhoseRulesAreStillInTheShellAreHandedToIt(_ request: ClientRequest) throws {
         var host = try R.host()
         let message = R.message(request)

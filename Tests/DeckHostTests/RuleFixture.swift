@@ -44,7 +44,7 @@ enum Rules {
         var state = HostState(
             live: try LiveLayout(LiveState(profile: "default", revision: 5, layout: try layout(), source: nil)),
             commits: CommitScheduler(), auth: DeviceAuth(tokens: TokenStore(), path: "/nonexistent/tokens.json"),
-            catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes,
+            catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes, layoutsPath: "/layouts",
             environment: environment(seed: seed))
         for (id, info, control) in [(phone, kim, false), (tablet, lee, false), (Self.control, deckctl, true)] {
             _ = state.handle(.opened(id, peer: info.address))

@@ -52,29 +52,13 @@ extension HostCore: ConnectionHandler {
     /// order: closing behind them sends them all first, then `tooLarge` if
     /// that was the end, then closes.
     func connectionInputEnded(_ connection: Connection) {
-        submit(Outcome([.closeAfterFlush(connection.id)]))
+        handle(.inputEnded(connection.id))
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
         run(commits.left(connection.id, now: .now))
-        let client = state.sessions.removeValue(forKey: connection.id)
-        guard let session = sessions.removeValue(forKey: connection.id), let info = client?.info else { return }
-        if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
-        if let name = client?.pairedName { auth.saw(name, now: UTCTime.now()) }
-        let word: String
-        switch reason {
-        case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
-        case .lineTooLong: word = "tooLarge"
-        case .outputLimit: word = "slow"
-        case .notEstablished: word = "handshake"
-        case .socketError: word = "error"
-        case .loopStopped: word = "shutdown"
-        case .protocolViolation: word = "protocol"
-        case .streamFailed: word = "error"
-        }
-        services.logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)"
-            + (session.closeReason.map { " (\($0))" } ?? ""))
-        emit(.leave(client: info, reason: word))
+        let closeReason = sessions.removeValue(forKey: connection.id)?.closeReason
+        handle(.closed(connection.id, reason: reason, closeReason: closeReason, now: UTCTime.now()))
     }
 
     func connectionRejected(from peer: SocketAddress, by listener: Listener) {

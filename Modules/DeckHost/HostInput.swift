@@ -11,6 +11,11 @@ enum HostInput {
     case opened(ConnectionID, peer: String)
     /// Its `hello` was accepted: `welcome` follows in pipeline order.
     case established(ConnectionID, ClientInfo, pairedName: String?, isControl: Bool, id: RequestID?, level: Int, now: Int)
+    /// The client half-closed or sent a line over the limit: it is closed
+    /// behind every reply already owed to it.
+    case inputEnded(ConnectionID)
+    /// The connection closed (`closeReason`: why the host closed it, when it did).
+    case closed(ConnectionID, reason: CloseReason, closeReason: String?, now: Int)
     /// A request of an established connection, its rights already checked.
     case request(ConnectionID, ClientMessage)
     /// A line that could not be decoded or may not be sent (the error names

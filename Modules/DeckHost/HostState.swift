@@ -74,6 +74,10 @@ struct HostState {
             return [.commit(Commit(Outcome([.welcome(connection, id: id, level: level)])))]
         case let .request(connection, message):
             return request(message, from: connection)
+        case .inputEnded(let connection):
+            return [.commit(Commit(Outcome([.closeAfterFlush(connection)])))]
+        case let .closed(connection, reason, closeReason, now):
+            return closed(connection, reason: reason, closeReason: closeReason, now: now)
         case let .refusedLine(connection, error):
             return refusedLine(error, from: connection)
         case .probe(let result):

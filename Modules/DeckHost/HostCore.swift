@@ -81,6 +81,14 @@ final class HostCore {
         apply(state.handle(input))
     }
 
+    /// Hands `input` to the rules and performs its actions at once, where
+    /// they must keep their place among an outcome's effects (the `up` of a
+    /// lifted button between the lock's broadcast and its event). Only for
+    /// inputs whose actions never enter the pipeline (logs, effects).
+    private func handleInPlace(_ input: HostInput) {
+        for action in state.handle(input) { perform(action) }
+    }
+
     /// Applies `actions` in order; actions that come from applying one of
     /// them wait behind the rest (no re-entrancy).
     func apply(_ actions: [HostAction]) {
@@ -261,12 +269,11 @@ final class HostCore {
             send(.export(id: requestID, profile: committed.profile,
                          yaml: DeckProfile(name: committed.profile, layout: committed.layout).yaml), to: id)
         case let .trackHold(request, connection):
-            holds.track(request, of: connection)
+            handleInPlace(.holds(.track(request, of: connection)))
         case .liftHolds(let connection):
-            guard !stopping else { return }
-            lift(holds.left(connection)) { who in "\(who) left while holding it down" }
+            handleInPlace(.holds(.left(connection)))
         case .liftAllHolds:
-            lift(holds.liftAll()) { who in "the host locked while \(who) held it down" }
+            handleInPlace(.holds(.liftAll))
         case .pressPlugin(let request):
             guard case let .plugin(plugin, command, settings) = request.button.action else { return }
             pressPlugin(request, plugin: plugin, command: command, settings: settings)

@@ -23,6 +23,8 @@ enum HostInput {
     case refusedLine(ConnectionID, ProtocolError)
     /// A `profile` button's press reached its turn in the pipeline.
     case profileButton(String, press: ActionRequest)
+    /// A press or a lift of held plugin buttons reached its turn in the pipeline.
+    case holds(HostState.HoldChange)
     /// The lock probe's answer changed.
     case probe(LockProbe.Result)
     /// A disk job the state asked for (``HostAction/disk(_:)``) finished.

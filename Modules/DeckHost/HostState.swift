@@ -82,6 +82,8 @@ struct HostState {
             return refusedLine(error, from: connection)
         case .probe(let result):
             return probeReported(result)
+        case .holds(let change):
+            return holdsChanged(change)
         case let .profileButton(name, press):
             return switchProfile(to: name, reason: "profile", connection: nil, id: nil, press: press)
         case let .diskFinished(job, result):

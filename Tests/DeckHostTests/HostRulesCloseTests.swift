@@ -62,3 +62,50 @@ struct HostRulesCloseTests {
         #expect(!pad.connected && pad.lastSeen == UTCTime.format(900))
     }
 }
+
+/// Held plugin buttons (docs/plugins.md, "Presses"): tracked in pipeline order, lifted when their device leaves or the host locks.
+@Suite("HostState rules: held buttons")
+struct HostRulesHoldTests {
+    typealias R = Rules
+
+    static func down(_ index: Int, by who: ClientInfo = Rules.kim) -> ActionRequest {
+        ActionRequest(page: 0, index: index, button: Rules.talk, phase: .down, by: who)
+    }
+
+    static func up(_ index: Int, by who: ClientInfo = Rules.kim) -> ActionRequest {
+        ActionRequest(page: 0, index: index, button: Rules.talk, phase: .up, by: who)
+    }
+
+    @Test func aDeviceThatLeavesHoldingAButtonSendsItsUp() throws {
+        var host = try R.host()
+        #expect(host.handle(.holds(.track(Self.down(4), of: R.phone))).isEmpty)
+        #expect(host.handle(.holds(.left(R.phone))) == [
+            .log(.info, "'Talk' lifted at 0/4: kim left while holding it down"), .perform(.pressPlugin(Self.up(4))),
+        ])
+        #expect(host.handle(.holds(.left(R.phone))).isEmpty)  // owed once
+    }
+
+    @Test func anUpReleasesTheHold() throws {
+        var host = try R.host()
+        _ = host.handle(.holds(.track(Self.down(4), of: R.phone)))
+        _ = host.handle(.holds(.track(Self.up(4), of: R.phone)))
+        #expect(host.handle(.holds(.left(R.phone))).isEmpty)
+    }
+
+    @Test func lockingLiftsEveryonesHolds() throws {
+        var host = try R.host()
+        _ = host.handle(.holds(.track(Self.down(4), of: R.phone)))
+        _ = host.handle(.holds(.track(Self.down(4, by: R.lee), of: R.tablet)))
+        let actions = host.handle(.holds(.liftAll))
+        #expect(actions.count == 4)
+        #expect(actions.contains(.log(.info, "'Talk' lifted at 0/4: the host locked while lee held it down")))
+        #expect(actions.contains(.perform(.pressPlugin(Self.up(4, by: R.kim)))))
+    }
+
+    @Test func whileStoppingNothingIsLifted() throws {
+        var host = try R.host()
+        _ = host.handle(.holds(.track(Self.down(4), of: R.phone)))
+        _ = host.shutdown.begin()
+        #expect(host.handle(.holds(.left(R.phone))).isEmpty)
+    }
+}

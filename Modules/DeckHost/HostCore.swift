@@ -96,7 +96,7 @@ final class HostCore {
         while let action = queued.next() { perform(action) }
     }
 
-    private func perform(_ action: HostAction) {
+    func perform(_ action: HostAction) {
         switch action {
         case .commit(let commit):
             submit(commit.outcome, write: commit.writeReason.flatMap { reason in commit.outcome.live?.snapshot(reason: reason) },

@@ -132,3 +132,33 @@ struct HostRulesPressTests {
         #expect(host.live.head.revision == 5 && host.live.committed.revision == 5)
     }
 }
+
+/// How an action ended: its `action` event and log line (docs/host.md, "Presses and actions").
+@Suite("HostState rules: the end of an action")
+struct HostRulesActionEndTests {
+    static let cases: [(DeckButton, ActionOutcome, String?, LogLevel, String)] = [
+        (Rules.term, .exited(status: 0), nil, .info, "'Term' (run) exited with status 0"),
+        (Rules.term, .exited(status: 2), nil, .warning, "'Term' (run) exited with status 2"),
+        (Rules.term, .signalled(signal: 9), nil, .warning, "'Term' (run) was ended by signal 9"),
+        (Rules.term, .timedOut(seconds: 30), nil, .warning, "'Term' (run) did not finish within 30 s and was killed with its process group"),
+        (Rules.term, .timedOut(seconds: 0.5), nil, .warning, "'Term' (run) did not finish within 0.5 s and was killed with its process group"),
+        (Rules.talk, .delivered, nil, .info, "'Talk' (plugin) was delivered to its plugin"),
+        (Rules.next, .delivered, nil, .info, "'Next' (page) sent the page to the device that pressed it"),
+        (Rules.stream, .delivered, nil, .info, "'Stream' (profile) is done"),
+        (Rules.files, .openerMissing, nil, .warning, "'Files' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"),
+        (Rules.talk, .pluginUnavailable(plugin: "talk"), "is stopping with the host", .warning,
+         "'Talk' (plugin) could not reach plugin 'talk': it is stopping with the host"),
+        (Rules.stream, .failed(reason: "no such profile"), nil, .warning, "'Stream' (profile) failed: no such profile"),
+    ]
+
+    @Test(arguments: cases)
+    func anEndedActionIsItsEventThenALogLine(_ button: DeckButton, _ outcome: ActionOutcome, _ detail: String?, _ level: LogLevel,
+                                             _ line: String) {
+        let request = ActionRequest(page: 0, index: 1, button: button, phase: .tap, by: Rules.kim)
+        #expect(HostState.actionEnded(request, outcome, detail: detail) == [
+            .perform(.event(.action(page: 0, index: 1, button: button.name, action: button.action.kind, outcome: outcome,
+                                    by: Rules.kim))),
+            .log(level, line),
+        ])
+    }
+}

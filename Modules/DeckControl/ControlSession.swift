@@ -158,6 +158,12 @@ extension ControlSession {
     /// a control client gets them once it subscribes, before the reply to
     /// the next request.
     func pluginTitles() throws(DeckctlError) -> [DeckSlot: String] {
+        if welcome.protocolLevel >= 8 {
+            // Level 8: the welcome lists every face (docs/faces.md §4).
+            var titles: [DeckSlot: String] = [:]
+            for face in welcome.faces { if let title = face.title { titles[DeckSlot(page: face.page, index: face.index)] = title } }
+            return titles
+        }
         _ = try request(.subscribe)
         var titles: [DeckSlot: String] = [:]
         _ = try request(.ping) { message in

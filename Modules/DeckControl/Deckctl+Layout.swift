@@ -23,6 +23,8 @@ extension Deckctl {
                                     locked: welcome.locked, columns: run.parsed[C.columns])
         // What a device shows: a plugin's title in place of the button's name.
         picture.titles = try session.pluginTitles()
+        for face in welcome.faces { picture.faces[DeckSlot(page: face.page, index: face.index)] = face }
+        picture.colours = run.console.interactive
         run.say(picture.lines(page: page))
         return .ok
     }

@@ -56,7 +56,7 @@ public enum Deckctl {
     /// checks that every declared command has one).
     static let handlers: [String: Handler] = [
         "status": status, "show": show, "profiles": profiles, "use": use, "set": set, "clear": clear,
-        "move": move, "press": press, "lock": lock, "unlock": unlock, "reload": reload,
+        "move": move, "press": press, "face": face, "lock": lock, "unlock": unlock, "reload": reload,
         "snapshots": snapshots, "restore": restore, "export": export, "pair": pair, "unpair": unpair,
         "devices": devices, "plugins": plugins, "restart": restartPlugin, "watch": watch, "check": check, "completion": completion,
     ]

@@ -204,7 +204,7 @@ enum DeckctlCommands {
         discussion: "Controls the deck host (deckd) over its control socket, and checks profile files. "
             + "Pages and slots count from 0, as in the profile files.",
         options: [control, json],
-        subcommands: [status, show, profiles, use, SetCommand.spec, clear, move, press, lock, unlock, reload,
+        subcommands: [status, show, profiles, use, SetCommand.spec, clear, move, press, face, lock, unlock, reload,
                       snapshots, restore, export, pair, unpair, devices, plugins, restartPlugin, watch, check, completion],
         notes: [("exit status", """
             0   done

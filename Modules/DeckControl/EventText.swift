@@ -49,7 +49,7 @@ struct EventText {
                 if eventRevision != pending.revision { lines.append(pending.line) }
             }
             return lines + describe(event, raw: line.text, madeLayout: madeLayout)
-        case let .layout(profile, revision, layout, _):
+        case let .layout(profile, revision, layout, _, _):
             guard revision != self.revision else { return [] }
             let earlier = flush()
             unclaimedLayout = revision
@@ -59,11 +59,25 @@ struct EventText {
             return earlier
         case let .buttonState(page, index, title):
             return [title.map { "button \(page)/\(index) shows '\(Label.clean($0))'" } ?? "button \(page)/\(index) shows its name again"]
+        case .buttonFace(let face):
+            return [Self.describe(face)]
         case .lock, .ok, .pong, .welcome, .status, .profiles, .snapshots, .export, .paired, .devices, .showPage:
             return []
         case let .error(_, code, text, _):
             return flush() + ["host error \(code.rawValue): \(text)"]
         }
+    }
+
+    /// `button 0/3 face: state muted, title 'Live', image 9f2c4e1a (image/png), flash ok`.
+    static func describe(_ face: ButtonFace) -> String {
+        var parts: [String] = []
+        if let state = face.state { parts.append("state \(Label.clean(state))") }
+        if let title = face.title { parts.append("title '\(Label.clean(title))'") }
+        if let image = face.image { parts.append("image \(image.hash.prefix(8)) (\(image.type))") }
+        if let flash = face.flash { parts.append("flash \(flash.rawValue)") }
+        let slot = "button \(face.page)/\(face.index)"
+        if face.isDefault { return slot + " face is the default again" + (face.flash.map { ", flash \($0.rawValue)" } ?? "") }
+        return slot + " face: " + parts.joined(separator: ", ")
     }
 
     /// The held-back layout line, if any, now: no event reported its revision.

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckProtocol
 
 /// What `deckctl show` draws: a header with the profile, revision and lock
 /// state, then each page as a grid of boxes, the slot number in each box's
@@ -24,6 +25,11 @@ public struct LayoutPicture: Sendable {
 
     /// Titles plugins set (`buttonState`), shown in place of those buttons' names.
     public var titles: [DeckSlot: String] = [:]
+    /// Live faces (protocol level 8): each button is drawn in its state, with its title.
+    public var faces: [DeckSlot: ButtonFace] = [:]
+    /// Paint each button's colours with ANSI escapes (a terminal); otherwise
+    /// the background's name is written beside the state.
+    public var colours = false
 
     /// A picture with `columns` boxes a row, or the default for the layout's page size.
     public init(layout: DeckLayout, profile: String, revision: Int, locked: Bool, columns: Int? = nil) {
@@ -79,10 +85,39 @@ public struct LayoutPicture: Sendable {
         let width = Self.cellWidth(columns: columns)
         let grid = BoxGrid(columns: max(1, columns), count: page.buttons.count, width: width, height: 2)
         return [heading] + grid.draw(title: { String($0) }, content: { index in
-            guard var button = page.buttons[index] else { return [] }
-            if let title = titles[DeckSlot(page: number, index: index)] { button.name = title }
-            return [Label.title(of: button, width: width - 2), DisplayWidth.truncate(Label.summary(of: button.action), to: width - 2)]
+            guard let button = page.buttons[index] else { return [] }
+            return cell(button, at: DeckSlot(page: number, index: index), width: width - 2)
         })
+    }
+
+    /// A button's two lines as its face shows it: the state's name, icon and
+    /// colours, the title; then `[state colour]` and what it does.
+    func cell(_ written: DeckButton, at slot: DeckSlot, width: Int) -> [String] {
+        var button = written
+        let face = faces[slot]
+        let state = face?.state.flatMap { written.state($0) }
+        if let name = state?.name { button.name = name }
+        if let icon = state?.icon { button.icon = icon }
+        if let title = face?.title ?? titles[slot] { button.name = title }
+        let style = (written.style ?? ButtonStyle()).merged(with: state?.style)
+        var tags: [String] = []
+        if let first = written.states.first { tags.append(Label.clean(state?.id ?? first.id)) }
+        if !colours, let background = style.background { tags.append(background.text) }
+        if face?.image != nil { tags.append("image") }
+        let summary = (tags.isEmpty ? "" : "[" + tags.joined(separator: " ") + "] ") + Label.summary(of: button.action)
+        let label = Label.title(of: button, width: width)
+        return [colours ? Self.paint(DisplayWidth.pad(label, to: width), style) : label, DisplayWidth.truncate(summary, to: width)]
+    }
+
+    /// `text` in 24-bit ANSI colours, reset after it; unchanged without a style.
+    static func paint(_ text: String, _ style: ButtonStyle) -> String {
+        guard !style.isEmpty else { return text }
+        var codes: [String] = []
+        if let color = style.color { codes.append("38;2;\(color.rgb.red);\(color.rgb.green);\(color.rgb.blue)") }
+        if let background = style.background {
+            codes.append("48;2;\(background.rgb.red);\(background.rgb.green);\(background.rgb.blue)")
+        }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m" + text + "\u{1B}[0m"
     }
 }
 

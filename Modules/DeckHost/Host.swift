@@ -187,7 +187,8 @@ public enum Host {
             if let socket = sockets.web {
                 let server = WebServer(configuration: WebConfiguration(
                     root: configuration.webRoot, extraOrigins: configuration.webOrigins, secure: tls != nil,
-                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment)),
+                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment),
+                    faceImages: host.faceImages),
                     host: host, loop: loop)
                 var webLimits = limits
                 webLimits.busyReply = nil  // an HTTP client would not read a JSON line: refused ones are just closed

@@ -70,7 +70,7 @@ extension HostCore: ConnectionHandler {
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
         guard let session = sessions[id], let client = state.sessions[id], let info = client.info else { return }
         let line = live.lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked,
-                                      token: session.issuedToken)
+                                      token: session.issuedToken, faces: currentFaces(for: session))
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
         if !client.isControl {
             session.receivesBroadcasts = true

@@ -14,6 +14,8 @@ extension HostCore {
             reload(requestedBy: session, id: id, plugins: true)
         case .restartPlugin(let plugin):
             restartPlugin(plugin, id: id, from: session)
+        case let .setFace(page, index, state, title, clear):
+            setFace(page: page, index: index, state: state, title: title, clear: clear, id: id, from: session)
         default:
             submit(Outcome(refusal(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: id),
                                    request: message.kind.rawValue, session: session)), from: session)

@@ -11,9 +11,12 @@ extension HostCore {
         let events = PluginManager.Events(
             log: { [weak self] level, message in self?.services.logger.log(LogLevel(rawValue: level.rawValue) ?? .info, message) },
             titleChanged: { [weak self] page, index, title in
-                self?.broadcast(.buttonState(page: page, index: index, title: title))
+                // The title is part of the face: the table tells level-7 and level-8 devices each their way.
+                self?.feedFaces(.change(DeckSlot(page: page, index: index), [.title(title)], from: .plugin("")))
             },
-            statusChanged: { [weak self] status in self?.emit(.plugin(status)) })
+            statusChanged: { [weak self] status in self?.emit(.plugin(status)) },
+            faceMessage: { [weak self] plugin, buttons, message in self?.pluginFace(plugin, buttons, message) },
+            processEnded: { [weak self] plugin in self?.feedFaces(.pluginEnded(plugin)) })
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
                                     policy: services.configuration.pluginPolicy, events: events)
@@ -88,10 +91,12 @@ extension HostCore {
                         .log(.info, "restarted plugin '\(plugin)'\(byline(session))")]), from: session)
     }
 
-    /// The titles plugins show now, to a client that just joined (or subscribed).
+    /// The titles faces show now, to a client below level 8 that just
+    /// joined (or subscribed); level 8 has them in its welcome's `faces`.
     func sendTitles(to id: ConnectionID) {
-        for (page, index, title) in inputs.plugins?.currentTitles ?? [] {
-            send(.buttonState(page: page, index: index, title: title), to: id)
+        guard let session = sessions[id], (info(session)?.protocolLevel ?? 1) < 8 else { return }
+        for face in faces.current where face.title != nil {
+            send(.buttonState(page: face.page, index: face.index, title: face.title), to: id)
         }
     }
 

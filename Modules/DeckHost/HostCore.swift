@@ -9,6 +9,7 @@ import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
 import DeckTransport
+import DeckWeb
 import LockGate
 
 /// The host's I/O shell, owned by the event loop's thread: the sessions'
@@ -37,6 +38,10 @@ final class HostCore {
     /// Actions waiting to be applied: one applied may lead to another input,
     /// whose actions queue behind it instead of running inside it.
     private var queued = ActionQueue()
+    /// The buttons' live faces (docs/faces.md): fed in HostCore+Faces.swift.
+    var faces: FaceTable
+    /// The images faces show, which the web listener serves at `/faces/`.
+    let faceImages = FaceImageStore()
 
     init(services: HostServices, loop: EventLoop, state: LiveState, catalog: ProfileCatalog, tokens: TokenStore,
          notices: [String]) throws(TransportError) {
@@ -49,6 +54,7 @@ final class HostCore {
                                catalog: catalog, notices: Notices(start: notices),
                                maxLayoutBytes: services.configuration.maxLayoutBytes,
                                layoutsPath: services.configuration.layouts)
+        self.faces = FaceTable(layout: state.layout)
     }
 
     // The values the rules own, as the shell's code still reads and changes
@@ -214,6 +220,7 @@ final class HostCore {
             }
             // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
             inputs.plugins?.layoutChanged(state.layout)
+            feedFaces(.layoutChanged(state.layout))
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -227,12 +234,12 @@ final class HostCore {
         // Layouts with sendLatest: one not yet written to a client is replaced
         // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            sessions[id]?.connection.sendLatest(live.lines.broadcast)
+            if let session = sessions[id] { session.connection.sendLatest(layoutLine(for: session)) }
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(live.lines.broadcast) }
+            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(layoutLine(for: session)) }
         case .layoutAfterEdit(let sender):
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.sendLatest(live.lines.broadcast)
+                session.connection.sendLatest(layoutLine(for: session))
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))

@@ -6,6 +6,9 @@ import LockGate
 extension HostState {
     /// Every request of an established connection, rights already checked.
     mutating func request(_ message: ClientMessage, from connection: ConnectionID) -> [HostAction] {
+        // docs/faces.md §1: below level 8 a button compares by name, icon and action.
+        let message = (sessions[connection]?.info?.protocolLevel ?? 1) < 8
+            ? ClientMessage(id: message.id, message.request.upgradingLevel7Buttons(in: live.head.layout)) : message
         let kind = message.kind
         if let refusal = refusedByLock(kind, id: message.id, from: connection) { return [refusal] }
         let id = message.id

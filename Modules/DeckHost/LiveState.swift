@@ -56,9 +56,18 @@ struct LayoutLines {
             .line(reusing: state.encoded))
     }
 
-    /// The `welcome` line for a new client.
-    func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool, token: String? = nil) -> [UInt8] {
+    /// The `welcome` line for a new client; `faces` only at level 8 and up.
+    func welcome(id: RequestID?, level: Int, host: HostInfo, locked: Bool, token: String? = nil,
+                 faces: [ButtonFace] = []) -> [UInt8] {
         HostMessage.welcome(id: id, Welcome(protocolLevel: level, host: host, profile: state.profile, revision: state.revision,
-                                            locked: locked, layout: state.layout, holdSlots: holdSlots, token: token)).line(reusing: state.encoded)
+                                            locked: locked, layout: state.layout, holdSlots: holdSlots, token: token,
+                                            faces: level >= 8 ? faces : [])).line(reusing: state.encoded)
+    }
+
+    /// The `layout` line with `faces` (level 8 and up), when there are any.
+    func broadcast(faces: [ButtonFace]) throws(TransportError) -> OutboundLine {
+        guard !faces.isEmpty else { return broadcast }
+        return try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout,
+                                                   holdSlots: holdSlots, faces: faces).line(reusing: state.encoded))
     }
 }

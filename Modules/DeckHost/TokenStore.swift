@@ -3,6 +3,7 @@ import FoundationEssentials  // JSON coding without the rest of Foundation
 #else
 import Foundation
 #endif
+import DeckModel
 import Glibc
 
 /// One paired device: the name given to `pair`, and its secret.
@@ -150,22 +151,15 @@ struct TokenStore: Sendable, Equatable {
 
 /// base64url without padding (RFC 4648 §5): safe in JSON, URLs and shells.
 enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
     static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let chunk = min(3, bytes.count - index)
-            var value = UInt32(bytes[index]) << 16
-            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
-            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
-            for position in 0...chunk {
-                out.append(alphabet[Int((value >> UInt32(18 - 6 * position)) & 0x3F)])
+        // The same bits as standard base64, two letters of the alphabet swapped.
+        String(Base64.encode(bytes).compactMap { character -> Character? in
+            switch character {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: character
             }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+        })
     }
 }

@@ -4,11 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One button: a label, an optional icon, and what it does.
+/// One button: a label, an optional icon, what it does, and how it may look
+/// (its ``style`` and ``states``, docs/faces.md §1).
 ///
-/// Equality covers name, icon and action: the stale check of a move or a
-/// guarded clear compares with it, so two buttons that merely share a name
-/// are different buttons.
+/// Equality covers name, icon, action, style and states: the stale check of a
+/// move or a guarded clear compares with it, so two buttons that merely share
+/// a name are different buttons. A request from a device below protocol
+/// level 8 compares with ``isEqualAtLevel7(_:)`` instead.
 public struct DeckButton: Hashable, Sendable {
     /// The label shown on the button; never empty in a valid button.
     public var name: String
@@ -16,12 +18,32 @@ public struct DeckButton: Hashable, Sendable {
     public var icon: String?
     /// What a press does.
     public var action: DeckAction
+    /// The button's colours; nil for the device's default.
+    public var style: ButtonStyle?
+    /// The states it may show, state 0 first; empty when it declares none.
+    public var states: [ButtonState]
 
-    /// Makes a button. Call ``validate()`` to check it before it enters a layout.
-    public init(name: String, icon: String? = nil, action: DeckAction) {
+    /// Makes a button. Call ``validate()`` to check it before it enters a
+    /// layout. An empty `style` is stored as nil.
+    public init(name: String, icon: String? = nil, action: DeckAction, style: ButtonStyle? = nil,
+                states: [ButtonState] = []) {
         self.name = name
         self.icon = icon
         self.action = action
+        self.style = style?.isEmpty == true ? nil : style
+        self.states = states
+    }
+
+    /// The equality of protocol level 7 and below: name, icon and action.
+    /// Such a device never learnt `style` and `states`, so cannot send them
+    /// back in a stale check.
+    public func isEqualAtLevel7(_ other: DeckButton) -> Bool {
+        name == other.name && icon == other.icon && action == other.action
+    }
+
+    /// The state with `id`, nil when the button declares none such.
+    public func state(_ id: String) -> ButtonState? {
+        states.first { $0.id == id }
     }
 
     /// Checks what JSON or YAML cannot express as a type: a non-empty name,
@@ -30,6 +52,7 @@ public struct DeckButton: Hashable, Sendable {
         if name.isBlankLabel {
             throw .invalidButton("a button needs a non-empty name")
         }
+        try validateStates()
         switch action {
         case .run(let command, _, let timeout):
             if command.isEmpty { throw .invalidButton("button '\(name)': run needs a command") }
@@ -49,6 +72,26 @@ public struct DeckButton: Hashable, Sendable {
             if command.isEmpty { throw .invalidButton("button '\(name)': plugin needs a command") }
             if let settings, let problem = DeckValue.object(settings).settingsProblem(depth: 1) {
                 throw .invalidButton("button '\(name)': settings \(problem)")
+            }
+        }
+    }
+}
+
+extension DeckButton {
+    /// At most ``ButtonState/maximumCount`` states with valid, distinct ids
+    /// and names that show something.
+    private func validateStates() throws(DeckModelError) {
+        if states.count > ButtonState.maximumCount {
+            throw .invalidButton("button '\(name)': \(states.count) states, more than \(ButtonState.maximumCount)")
+        }
+        var seen: Set<String> = []
+        for state in states {
+            if let problem = ButtonState.idProblem(state.id) { throw .invalidButton("button '\(name)': \(problem)") }
+            if !seen.insert(state.id).inserted {
+                throw .invalidButton("button '\(name)': state id '\(state.id)' is used twice")
+            }
+            if let stateName = state.name, stateName.isBlankLabel {
+                throw .invalidButton("button '\(name)': state '\(state.id)' has an empty name")
             }
         }
     }

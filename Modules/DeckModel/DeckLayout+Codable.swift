@@ -5,16 +5,19 @@ import Foundation
 #endif
 
 extension DeckButton: Codable {
-    private enum CodingKeys: String, CodingKey { case name, icon, action }
+    private enum CodingKeys: String, CodingKey { case name, icon, action, style, states }
 
-    /// Decodes `{"name", "icon"?, "action"}` and checks it with ``validate()``,
-    /// so an invalid button never gets into a layout through JSON.
+    /// Decodes `{"name", "icon"?, "action", "style"?, "states"?}` and checks
+    /// it with ``validate()``, so an invalid button never gets into a layout
+    /// through JSON.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             name: try container.decode(String.self, forKey: .name),
             icon: try container.decodeIfPresent(String.self, forKey: .icon),
-            action: try container.decode(DeckAction.self, forKey: .action))
+            action: try container.decode(DeckAction.self, forKey: .action),
+            style: try container.decodeIfPresent(ButtonStyle.self, forKey: .style),
+            states: try container.decodeIfPresent([ButtonState].self, forKey: .states) ?? [])
         do {
             try validate()
         } catch {
@@ -22,12 +25,73 @@ extension DeckButton: Codable {
         }
     }
 
-    /// Encodes the button; `icon` is left out when there is none.
+    /// Encodes the button; `icon`, `style` and `states` are left out when
+    /// there are none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(icon, forKey: .icon)
         try container.encode(action, forKey: .action)
+        try container.encodeIfPresent(style, forKey: .style)
+        if !states.isEmpty { try container.encode(states, forKey: .states) }
+    }
+}
+
+extension DeckColor: Codable {
+    /// Decodes a hex colour or a palette name.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let color = DeckColor(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "'\(text)' is not a colour"))
+        }
+        self = color
+    }
+
+    /// Encodes the normalised text.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension ButtonStyle: Codable {
+    private enum CodingKeys: String, CodingKey { case color, background }
+
+    /// Decodes `{"color"?, "background"?}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(color: try container.decodeIfPresent(DeckColor.self, forKey: .color),
+                  background: try container.decodeIfPresent(DeckColor.self, forKey: .background))
+    }
+
+    /// Encodes the colours that are given.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(color, forKey: .color)
+        try container.encodeIfPresent(background, forKey: .background)
+    }
+}
+
+extension ButtonState: Codable {
+    private enum CodingKeys: String, CodingKey { case id, name, icon, style }
+
+    /// Decodes `{"id", "name"?, "icon"?, "style"?}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id),
+                  name: try container.decodeIfPresent(String.self, forKey: .name),
+                  icon: try container.decodeIfPresent(String.self, forKey: .icon),
+                  style: try container.decodeIfPresent(ButtonStyle.self, forKey: .style))
+    }
+
+    /// Encodes the fields that are given.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(icon, forKey: .icon)
+        try container.encodeIfPresent(style, forKey: .style)
     }
 }
 

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Synchronization
 
-/// A plugin's way to talk to the host: ``setTitle(_:for:)``, ``log(_:level:)``
+/// A plugin's way to talk to the host: ``setTitle(_:for:)``, ``setState(_:for:)``,
+/// ``setImage(_:for:)``, ``showAlert(for:)``, ``showOk(for:)``, ``log(_:level:)``
 /// and ``send(_:)`` write one line each to the plugin's standard output.
 ///
 /// Safe from any thread (a plugin may update titles from a timer): each line
@@ -59,6 +60,66 @@ public final class PluginConnection: Sendable {
     @discardableResult
     public func setTitle(_ title: String?, for button: PluginButtonReference) -> Bool {
         setTitle(title, page: button.page, index: button.index)
+    }
+
+    /// Shows `title` on every button `target` names; nil goes back to
+    /// their names.
+    @discardableResult
+    public func setTitle(_ title: String?, for target: ButtonTarget) -> Bool {
+        send(.setTitle(target: target, title: title))
+    }
+
+    /// Shows the state with id `state` (one the button declares in its
+    /// `states`) on every button `target` names; nil goes back to state 0.
+    @discardableResult
+    public func setState(_ state: String?, for target: ButtonTarget) -> Bool {
+        send(.setState(target: target, state: state))
+    }
+
+    /// Shows the state with id `state` on `button`; nil goes back to state 0.
+    @discardableResult
+    public func setState(_ state: String?, for button: PluginButtonReference) -> Bool {
+        setState(state, for: button.target)
+    }
+
+    /// Shows `image` (PNG, JPEG or SVG bytes, at most
+    /// ``PluginProtocol/maximumImageBytes``) on every button `target`
+    /// names; nil removes it. Returns false without sending when the image
+    /// is over the bound (the host would refuse it) or the host is gone.
+    @discardableResult
+    public func setImage(_ image: [UInt8]?, for target: ButtonTarget) -> Bool {
+        if let image, image.count > PluginProtocol.maximumImageBytes { return false }
+        return send(.setImage(target: target, image: image))
+    }
+
+    /// Shows `image` on `button`; nil removes it. See ``setImage(_:for:)-(_,ButtonTarget)``.
+    @discardableResult
+    public func setImage(_ image: [UInt8]?, for button: PluginButtonReference) -> Bool {
+        setImage(image, for: button.target)
+    }
+
+    /// Flashes every button `target` names red once, on every device.
+    @discardableResult
+    public func showAlert(for target: ButtonTarget) -> Bool {
+        send(.showAlert(target: target))
+    }
+
+    /// Flashes `button` red once, on every device.
+    @discardableResult
+    public func showAlert(for button: PluginButtonReference) -> Bool {
+        showAlert(for: button.target)
+    }
+
+    /// Flashes every button `target` names green once, on every device.
+    @discardableResult
+    public func showOk(for target: ButtonTarget) -> Bool {
+        send(.showOk(target: target))
+    }
+
+    /// Flashes `button` green once, on every device.
+    @discardableResult
+    public func showOk(for button: PluginButtonReference) -> Bool {
+        showOk(for: button.target)
     }
 
     /// Writes `message` to the host's log under this plugin's id.

@@ -19,6 +19,10 @@ extension PluginManager: PluginSupervisorDelegate {
         showTitles()
     }
 
+    func plugin(_ supervisor: PluginSupervisor, face message: PluginMessage, for buttons: [PluginButton]) {
+        events.faceMessage(supervisor.id, buttons, message)
+    }
+
     func pluginStatusChanged(_ supervisor: PluginSupervisor) {
         events.statusChanged(supervisor.status)
     }
@@ -31,6 +35,7 @@ extension PluginManager: PluginSupervisorDelegate {
             pendingTitles.insert(slot)
         }
         showTitles()
+        events.processEnded(supervisor.id)
     }
 
     func pluginStopped(_ supervisor: PluginSupervisor) {

@@ -23,14 +23,24 @@ public final class PluginManager {
         public var titleChanged: (_ page: Int, _ index: Int, _ title: String?) -> Void
         /// A plugin's state changed (for a `plugin` event to subscribers).
         public var statusChanged: (PluginStatus) -> Void
+        /// A plugin sent `setState`, `setImage`, `showAlert` or `showOk`
+        /// (docs/faces.md §3) for these of its live buttons (its `for`
+        /// target already matched; never empty).
+        public var faceMessage: (_ plugin: String, _ buttons: [PluginButton], _ message: PluginMessage) -> Void
+        /// A plugin's process ended: the faces it set mean nothing now.
+        public var processEnded: (_ plugin: String) -> Void
 
         /// Collects the callbacks.
         public init(log: @escaping (PluginLogLevel, String) -> Void,
                     titleChanged: @escaping (_ page: Int, _ index: Int, _ title: String?) -> Void,
-                    statusChanged: @escaping (PluginStatus) -> Void) {
+                    statusChanged: @escaping (PluginStatus) -> Void,
+                    faceMessage: @escaping (_ plugin: String, _ buttons: [PluginButton], _ message: PluginMessage) -> Void = { _, _, _ in },
+                    processEnded: @escaping (_ plugin: String) -> Void = { _ in }) {
             self.log = log
             self.titleChanged = titleChanged
             self.statusChanged = statusChanged
+            self.faceMessage = faceMessage
+            self.processEnded = processEnded
         }
     }
 

@@ -152,18 +152,38 @@ extension PluginSupervisor {
         case .ready:
             if lifecycle.isReady { log(.debug, "plugin '\(id)' said ready again; ignored") }
             perform(lifecycle.readyReceived(now: .now))
-        case let .setTitle(page, index, title):
-            guard buttons.contains(where: { $0.page == page && $0.index == index }) else {
-                limitedLog(.warning, "plugin '\(id)' set the title of slot \(page)/\(index), which is not one of its buttons; ignored")
-                return
-            }
+        case let .setTitle(target, title):
             if let title, title.utf8.count > policy.maximumTitleBytes {
-                limitedLog(.warning, "plugin '\(id)' set a title of \(title.utf8.count) bytes on \(page)/\(index), more than \(policy.maximumTitleBytes); ignored")
+                limitedLog(.warning, "plugin '\(id)' set a title of \(title.utf8.count) bytes on \(describe(target)), more than \(policy.maximumTitleBytes); ignored")
                 return
             }
-            delegate?.plugin(self, setTitle: title, page: page, index: index)
+            for button in ownButtons(target, doing: "set the title of") {
+                delegate?.plugin(self, setTitle: title, page: button.page, index: button.index)
+            }
+        case .setState(let target, _), .setImage(let target, _), .showAlert(let target), .showOk(let target):
+            let matched = ownButtons(target, doing: "set the face of")
+            if !matched.isEmpty { delegate?.plugin(self, face: message, for: matched) }
         case let .log(level, text):
             limitedLog(level, "plugin '\(id)': \(text)")
+        }
+    }
+
+    /// The live buttons of this plugin that `target` names. A slot that is
+    /// not one of them is logged (as `setTitle` always was); a `for` that
+    /// matches nothing is not an error, the buttons may not be live yet.
+    func ownButtons(_ target: ButtonTarget, doing what: String) -> [PluginButton] {
+        let matched = buttons.filter { target.matches($0) }
+        if matched.isEmpty, case let .slot(page, index) = target {
+            limitedLog(.warning, "plugin '\(id)' \(what) slot \(page)/\(index), which is not one of its buttons; ignored")
+        }
+        return matched
+    }
+
+    /// `slot 0/3` or `the buttons of command 'mute'`, for log lines.
+    func describe(_ target: ButtonTarget) -> String {
+        switch target {
+        case let .slot(page, index): "\(page)/\(index)"
+        case let .matching(command, _): "the buttons of command '\(command)'"
         }
     }
 

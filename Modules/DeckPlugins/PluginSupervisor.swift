@@ -8,6 +8,8 @@ protocol PluginSupervisorDelegate: AnyObject {
     func pluginLog(_ level: PluginLogLevel, _ message: String)
     /// The plugin set a title on one of its buttons (already checked).
     func plugin(_ supervisor: PluginSupervisor, setTitle title: String?, page: Int, index: Int)
+    /// A face message for these of its buttons (matched, never empty).
+    func plugin(_ supervisor: PluginSupervisor, face message: PluginMessage, for buttons: [PluginButton])
     func pluginStatusChanged(_ supervisor: PluginSupervisor)
     /// The plugin's process is gone (its titles no longer mean anything).
     func pluginProcessEnded(_ supervisor: PluginSupervisor)

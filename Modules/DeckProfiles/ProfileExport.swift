@@ -7,7 +7,7 @@ extension DeckProfile {
     ///   empty slots left out; a page with no buttons is `buttons: {}`; the
     ///   empty page that normal form keeps at the end is left out.
     /// - Stable order: `name`, `slotsPerPage`, `pages`; a page's `title`, then
-    ///   `buttons`; a button's `name`, `icon`, `action`; an action's kind key
+    ///   `buttons`; a button's `name`, `icon`, `action`, `style`, `states`; an action's kind key
     ///   first, then its fields in the contract's order; settings by key.
     /// - One button per line, in flow style.
     /// - Quotes only where YAML 1.1 would otherwise read something else
@@ -44,6 +44,26 @@ extension DeckProfile {
         var fields = ["name: " + YAMLText.scalar(button.name, flow: true)]
         if let icon = button.icon { fields.append("icon: " + YAMLText.scalar(icon, flow: true)) }
         fields.append("action: " + flow(button.action))
+        if let style = button.style { fields.append("style: " + flow(style)) }
+        if !button.states.isEmpty {
+            fields.append("states: [" + button.states.map(flow).joined(separator: ", ") + "]")
+        }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    private static func flow(_ style: ButtonStyle) -> String {
+        var fields: [String] = []
+        // Colours are quoted: `#` would start a comment in YAML.
+        if let color = style.color { fields.append("color: " + YAMLText.scalar(color.text, flow: true)) }
+        if let background = style.background { fields.append("background: " + YAMLText.scalar(background.text, flow: true)) }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    private static func flow(_ state: ButtonState) -> String {
+        var fields = ["id: " + YAMLText.scalar(state.id, flow: true)]
+        if let name = state.name { fields.append("name: " + YAMLText.scalar(name, flow: true)) }
+        if let icon = state.icon { fields.append("icon: " + YAMLText.scalar(icon, flow: true)) }
+        if let style = state.style { fields.append("style: " + flow(style)) }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 

@@ -2,7 +2,7 @@ import DeckModel
 
 extension ProfileReader {
     private enum ButtonKey: String, ProfileKeys {
-        case name, icon, action
+        case name, icon, action, style, states
         static let table = KeyTable<Self>()
     }
 
@@ -69,19 +69,33 @@ extension ProfileReader {
             report("a button must be a mapping with name and action, not \(node.kindDescription)", at: node)
             return nil
         }
-        var name: Pair?, icon: Pair?, action: Pair?
-        let typos = fields(of: node, in: "button", as: ButtonKey.self) { key, pair in
+        var name: Pair?, icon: Pair?, action: Pair?, style: Pair?, states: Pair?
+        let unknown = collect(node, in: "button", as: ButtonKey.self) { key, pair in
             switch key {
             case .name: name = pair
             case .icon: icon = pair
             case .action: action = pair
+            case .style: style = pair
+            case .states: states = pair
             }
+        }
+        // PROFILE.md §4 words this problem "(expected name, icon, action)" to the
+        // letter; the optional face keys are listed too only when the typo is
+        // closest to one of them, so 'stlye' still points at style.
+        var typos: [ButtonKey] = []
+        for pair in unknown {
+            let closest = KeySuggestion.closest(to: document.text(pair.key), among: ButtonKey.allCases.map(\.rawValue))
+            let faceTypo = closest == ButtonKey.style.rawValue || closest == ButtonKey.states.rawValue
+            typos += reportUnknown([pair], in: "button", candidates: ButtonKey.allCases,
+                                   expected: faceTypo ? "name, icon, action, style, states" : "name, icon, action")
         }
         let label = requiredText(name, "name", missing: "button needs a name", owner: node, typo: typos.contains(.name))
         let iconText = optionalText(icon, "icon")
         let deed = readActionField(action, of: node, typo: typos.contains(.action))
-        guard let label, let deed else { return nil }
-        return DeckButton(name: label, icon: iconText, action: deed)
+        let looks = readStyle(style)
+        let stateList = readStates(states)
+        guard let label, let deed, let stateList else { return nil }
+        return DeckButton(name: label, icon: iconText, action: deed, style: looks, states: stateList)
     }
 
     private mutating func readActionField(_ pair: Pair?, of button: YAMLNode, typo: Bool) -> DeckAction? {

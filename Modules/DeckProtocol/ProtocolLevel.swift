@@ -4,7 +4,7 @@
 /// side says the highest level it speaks; the connection uses the lower one.
 public enum ProtocolLevel {
     /// The level this library (and so the host) speaks.
-    public static let current = 7
+    public static let current = 8
     /// The lowest client level the host still serves.
     public static let minimum = 1
 
@@ -41,7 +41,7 @@ public struct ClientAccess: Hashable, Sendable {
 public enum RequestKind: String, CaseIterable, Hashable, Sendable {
     case hello, setButton, clearButton, moveButton, press, ping
     case status, lock, unlock, reload, useProfile, profiles, snapshots, restore, export, pair, unpair, subscribe, restart
-    case devices
+    case devices, setFace
 
     /// Who may send a kind of request.
     public enum Audience: Hashable, Sendable {
@@ -88,6 +88,7 @@ public enum RequestKind: String, CaseIterable, Hashable, Sendable {
         case .subscribe:   Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .restart:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
         case .devices:     Rule(minimumLevel: 1, audience: .control, editsLayout: false)
+        case .setFace:     Rule(minimumLevel: 8, audience: .control, editsLayout: false)
         }
     }
 

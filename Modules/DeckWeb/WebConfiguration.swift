@@ -11,10 +11,13 @@ public struct WebConfiguration: Sendable {
     public var maxMessageBytes: Int
     /// Icon themes (WEB.md §5).
     public var icons: IconSearch
+    /// The images faces show, served at `/faces/HASH.EXT` (docs/faces.md §4).
+    public var faceImages: FaceImageStore
 
     /// Makes one.
     public init(root: String?, extraOrigins: [String] = [], secure: Bool = false, maxMessageBytes: Int = 1 << 20,
-                icons: IconSearch = IconSearch(baseFolders: [], theme: nil)) {
+                icons: IconSearch = IconSearch(baseFolders: [], theme: nil), faceImages: FaceImageStore = FaceImageStore()) {
+        self.faceImages = faceImages
         self.root = root
         self.extraOrigins = extraOrigins
         self.secure = secure

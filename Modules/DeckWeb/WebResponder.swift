@@ -3,6 +3,7 @@
 struct WebResponder {
     let files: StaticFiles
     let icons: IconCache
+    var faces: FaceImageStore?
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let head = request.method == "HEAD"
@@ -21,6 +22,8 @@ struct WebResponder {
             } else {
                 response = .text(404, "No icon named '\(name)' in this machine's icon themes.")
             }
+        } else if path.hasPrefix("/faces/") {
+            response = faceImage(String(path.dropFirst("/faces/".count)), request)
         } else if let file = files.file(for: path) {
             response = serve(file, request)
         } else if path == "/" || path == "/index.html" {
@@ -30,6 +33,27 @@ struct WebResponder {
         }
         response.omitBody = head
         return response
+    }
+
+    /// `HASH.EXT` from the face store (docs/faces.md §4): immutable, the
+    /// hash as a strong ETag, 304 on a match; SVG under a CSP that lets it
+    /// run nothing.
+    private func faceImage(_ name: String, _ request: HTTPRequest) -> HTTPResponse {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let image = faces?.image(hash: String(parts[0])),
+              image.kind.fileExtension == parts[1] else {
+            return .text(404, "No face shows an image named '\(name)' now.")
+        }
+        var headers: [(String, String)] = [("Content-Type", image.kind.mediaType), ("ETag", "\"\(image.hash)\""),
+                                           ("Cache-Control", "public, max-age=31536000, immutable"),
+                                           ("X-Content-Type-Options", "nosniff")]
+        if image.kind == .svg {
+            headers.append(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"))
+        }
+        if let tags = request.header("if-none-match"), Self.matches(tags, "\"\(image.hash)\"") {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        return HTTPResponse(status: 200, headers: headers, body: image.bytes)
     }
 
     /// A file with its validators; `304` when the client has it; gzip when allowed.

@@ -104,7 +104,7 @@ public final class WebServer: ConnectionHandler {
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        var response = WebResponder(files: files, icons: icons).respond(to: request)
+        var response = WebResponder(files: files, icons: icons, faces: configuration.faceImages).respond(to: request)
         if !request.keepAlive { response.close = true }
         return response
     }

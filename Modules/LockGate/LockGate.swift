@@ -19,7 +19,7 @@ public enum LockGate {
         case .setButton, .clearButton, .moveButton, .press:
             true
         case .hello, .ping, .status, .lock, .unlock, .reload, .useProfile, .profiles, .snapshots,
-             .restore, .export, .pair, .unpair, .subscribe, .restart, .devices:
+             .restore, .export, .pair, .unpair, .subscribe, .restart, .devices, .setFace:
             false
         }
     }

@@ -307,7 +307,7 @@ struct DeckctlHostTests {
         let watch = try deck.watch(all: true)
         try watch.waitForLine(containing: "watching profile")
         #expect(try deck.run("status").status == 0)
-        try watch.waitForLine(containing: "deckctl joined (control, control, protocol 7)")
+        try watch.waitForLine(containing: "deckctl joined (control, control, protocol 8)")
         try watch.waitForLine(containing: "deckctl left (it closed the connection)")
         #expect(watch.stop(with: SIGINT) == 0)
     }

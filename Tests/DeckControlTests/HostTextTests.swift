@@ -15,7 +15,7 @@ struct HostTextTests {
 
     @Test func status() {
         #expect(HostText.status(Self.status) == [
-            "host:      deckd 0.1.0 (protocol 7, clients from level 1)",
+            "host:      deckd 0.1.0 (protocol 8, clients from level 1)",
             "profile:   default, revision 14",
             "lock:      unlocked",
             "profiles:  default, streaming",

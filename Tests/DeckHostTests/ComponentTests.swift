@@ -25,7 +25,7 @@ struct HandshakeTests {
     @Test func loopbackNeedsNoTokenAndThenRequestsAreDecodedWithItsRights() {
         var handshake = Handshake()
         let action = handshake.receive(Self.hello(level: 9), rules: Self.tcp, attemptsBlocked: false) { _ in nil }
-        #expect(action == .establish(id: 1, access: ClientAccess(level: 7, isControl: false),
+        #expect(action == .establish(id: 1, access: ClientAccess(level: 8, isControl: false),
                                      device: Device(name: "n", kind: "phone"), pairedName: nil))
         let status = handshake.receive(ClientMessage(id: 2, .status).line(), rules: Self.tcp, attemptsBlocked: false) { _ in nil }
         #expect(code(status) == .unauthorized)

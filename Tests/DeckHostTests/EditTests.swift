@@ -66,7 +66,7 @@ struct EditTests {
             case (let other, _): Issue.record("\(request) answered \(other)")
             }
             // The layout comes right after the reply, on the same connection.
-            guard case let .layout(_, seen, layout, _) = try HostMessage.decode(try editor.line.readLine()) else {
+            guard case let .layout(_, seen, layout, _, _) = try HostMessage.decode(try editor.line.readLine()) else {
                 Issue.record("no layout after the reply to \(request)"); return
             }
             #expect(seen == revision && layout.isNormal)

@@ -148,7 +148,7 @@ extension HostProcess {
             return
         }
         let later = device.backlog.compactMap { message -> DeckLayout? in
-            if case .layout(_, _, let layout, _) = message { layout } else { nil }
+            if case .layout(_, _, let layout, _, _) = message { layout } else { nil }
         }
         #expect(later.allSatisfy { $0.button(page: 0, index: 2)?.name == name }, "\(later)", sourceLocation: sourceLocation)
         let status = try control.status()

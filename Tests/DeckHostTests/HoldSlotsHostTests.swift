@@ -26,13 +26,13 @@ struct HoldSlotsHostTests {
         let talk = try #require(device.welcomeLayout.button(page: 0, index: 0))
         try device.expectOK(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 5, button: talk))
         let moved = try device.next { if case .layout = $0 { true } else { false } }
-        guard case let .layout(_, revision, _, holdSlots) = moved else { Issue.record("\(moved)"); return }
+        guard case let .layout(_, revision, _, holdSlots, _) = moved else { Issue.record("\(moved)"); return }
         #expect(holdSlots == [DeckSlot(page: 0, index: 5)])
         // The manifest no longer declares it: the same revision again, without holdSlots.
         try Self.declare(host, hold: false)
         try host.controlClient().expectOK(.reload)
         let relabelled = try device.next { if case .layout = $0 { true } else { false } }
-        guard case let .layout(_, again, _, none) = relabelled else { Issue.record("\(relabelled)"); return }
+        guard case let .layout(_, again, _, none, _) = relabelled else { Issue.record("\(relabelled)"); return }
         #expect(again == revision)
         #expect(none.isEmpty)
         #expect(try host.device().welcome?.holdSlots == [])

@@ -162,7 +162,7 @@ struct PluginHostTests {
         try presser.expectOK(.press(page: 1, index: 4, button: nil, phase: .tap))
         for device in [presser, watcher] {
             let message = try device.next { if case .layout = $0 { true } else { false } }
-            guard case let .layout(profile, revision, layout, _) = message else { return }
+            guard case let .layout(profile, revision, layout, _, _) = message else { return }
             #expect(profile == "other" && revision == before + 1)
             #expect(layout.button(page: 0, index: 0)?.name == "Back")
         }

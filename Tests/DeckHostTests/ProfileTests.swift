@@ -164,7 +164,7 @@ struct ProfileTests {
         #expect(after.profile == "default" && after.revision == before.revision)
         // No layout went out for the refusals: before the pong, only the two switches'.
         #expect(try device.request(.ping).type == "pong")
-        let layouts = device.backlog.compactMap { message -> Int? in if case .layout(_, let revision, _, _) = message { revision } else { nil } }
+        let layouts = device.backlog.compactMap { message -> Int? in if case .layout(_, let revision, _, _, _) = message { revision } else { nil } }
         #expect(layouts == [welcome + 1, welcome + 2])
         #expect(host.log.contains("refused useProfile from test: invalid: streaming.yaml has problems"))
         #expect(host.log.contains("streaming.yaml:4:11: unknown key 'nmae'"))

@@ -13,6 +13,7 @@ import Testing
         var logs = 0
         func pluginLog(_ level: PluginLogLevel, _ message: String) { logs += 1 }
         func plugin(_ supervisor: PluginSupervisor, setTitle title: String?, page: Int, index: Int) {}
+        func plugin(_ supervisor: PluginSupervisor, face message: PluginMessage, for buttons: [PluginButton]) {}
         func pluginStatusChanged(_ supervisor: PluginSupervisor) {}
         func pluginProcessEnded(_ supervisor: PluginSupervisor) {}
         func pluginStopped(_ supervisor: PluginSupervisor) {}

@@ -200,7 +200,7 @@ import Testing
             read -r hello
             echo '{"type":"ready"}'
             read -r buttons
-            head -c 70000 /dev/zero | tr '\\0' x; echo
+            head -c 600000 /dev/zero | tr '\\0' x; echo
             printf '%s\\n' '{"type":"fly"}' '[1,2]' '{"type":"setTitle","page":0,"index":7,"title":"not mine"}' '{"type":'
             printf '%s\\n' '{"type":"log","level":"error","message":"from the plugin"}'
             echo 'on stderr' >&2
@@ -212,7 +212,7 @@ import Testing
         #expect(harness.wait { $0.titles.contains { $0.title == "done" } })
         #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'noisy' (stderr): on stderr" } })
         for fragment in [
-            "plugin 'noisy' sent a line longer than 65536 bytes (",
+            "plugin 'noisy' sent a line longer than 524288 bytes (",
             "plugin 'noisy' sent a line the host cannot use (unknown message type 'fly'); it was dropped",
             "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (it is an array)); it was dropped",
             "plugin 'noisy' set the title of slot 0/7, which is not one of its buttons; ignored",

@@ -153,3 +153,37 @@ struct ExportTests {
         }
     }
 }
+
+@Suite("Exporting styles and states")
+struct FaceExportTests {
+    @Test func canonicalFormWithFaces() throws {
+        let yaml = """
+            name: faces
+            pages:
+              - buttons:
+                  - name: Mic
+                    icon: "🎙"
+                    style: {color: WHITE, background: "#1F6F3F"}
+                    action: {plugin: sound, command: mute, settings: {target: input}}
+                    states:
+                      - {id: live}
+                      - {id: muted, name: "Mic off", icon: "🔇", style: {background: gray}}
+                  - {name: Rec, action: {run: x}, states: [{id: "yes", style: {color: "#abc"}}]}
+            """
+        let profile = try DeckProfile.parse(yaml, file: "faces.yaml")
+        let mic = try #require(profile.layout.pages[0].buttons[0])
+        #expect(mic.style == ButtonStyle(color: DeckColor("white"), background: DeckColor("#1f6f3f")))
+        #expect(mic.states.map(\.id) == ["live", "muted"])
+        #expect(mic.states[1].style?.background?.text == "grey", "gray is grey")
+        #expect(profile.yaml == """
+            name: faces
+            slotsPerPage: 12
+            pages:
+              - buttons:
+                  0: {name: Mic, icon: 🎙, action: {plugin: sound, command: mute, settings: {target: input}}, style: {color: white, background: "#1f6f3f"}, states: [{id: live}, {id: muted, name: Mic off, icon: 🔇, style: {background: grey}}]}
+                  1: {name: Rec, action: {run: x}, states: [{id: "yes", style: {color: "#abc"}}]}
+
+            """)
+        #expect(try DeckProfile.parse(profile.yaml, file: "x.yaml") == profile)
+    }
+}

@@ -4,28 +4,28 @@ import Testing
 @Suite("protocol levels")
 struct LevelTests {
     @Test func negotiationIsTheLowerLevel() throws {
-        #expect(ProtocolLevel.current == 7 && ProtocolLevel.minimum == 1)
+        #expect(ProtocolLevel.current == 8 && ProtocolLevel.minimum == 1)
         #expect(try ProtocolLevel.negotiate(client: 7) == 7)
         #expect(try ProtocolLevel.negotiate(client: 1) == 1)
         #expect(try ProtocolLevel.negotiate(client: 5) == 5)
-        #expect(try ProtocolLevel.negotiate(client: 12) == 7)
-        #expect(try ProtocolLevel.negotiate(client: .max) == 7)
+        #expect(try ProtocolLevel.negotiate(client: 12) == 8)
+        #expect(try ProtocolLevel.negotiate(client: .max) == 8)
         for tooOld in [0, -1, Int.min] {
             #expect(throws: ProtocolError.self) { try ProtocolLevel.negotiate(client: tooOld) }
             do {
                 _ = try ProtocolLevel.negotiate(client: tooOld)
             } catch {
-                #expect(error.code == .unsupported && error.message.contains("1 to 7"))
+                #expect(error.code == .unsupported && error.message.contains("1 to 8"))
             }
         }
     }
 
     @Test func theTable() {
         for kind in RequestKind.allCases {
-            #expect(kind.rule.minimumLevel == (kind == .moveButton ? 7 : 1), "\(kind)")
+            #expect(kind.rule.minimumLevel == (kind == .moveButton ? 7 : kind == .setFace ? 8 : 1), "\(kind)")
         }
         let control: Set<RequestKind> = [.status, .lock, .unlock, .reload, .useProfile, .profiles, .snapshots,
-                                         .restore, .export, .pair, .unpair, .subscribe, .restart, .devices]
+                                         .restore, .export, .pair, .unpair, .subscribe, .restart, .devices, .setFace]
         #expect(Set(RequestKind.allCases.filter(\.isControlOnly)) == control)
         #expect(Set(RequestKind.allCases.filter(\.rule.editsLayout)) == [.setButton, .clearButton, .moveButton])
         #expect(RequestKind.allCases.filter { $0.rule.audience == .handshake } == [.hello])

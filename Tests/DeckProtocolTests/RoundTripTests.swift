@@ -11,6 +11,7 @@ struct RoundTripTests {
         .hello(Hello(protocolLevel: 3, device: Device(name: "ctl", kind: "control"))),
         .hello(Hello(protocolLevel: 7, device: Device(name: "browser", kind: "phone"), pairingCode: "K7Q2-9XMD")),
         .setButton(page: 0, index: 1, button: Sample.files),
+        .setFace(page: 0, index: 2, state: "muted", title: "t", clear: true),
         .setButton(page: 2, index: 11, button: Sample.mute),
         .clearButton(page: 0, index: 1, expecting: nil),
         .clearButton(page: 0, index: 1, expecting: Sample.build),
@@ -154,7 +155,7 @@ struct RoundTripTests {
 
             let modelLine = #"{"type":"layout","profile":"p","revision":1,"layout":"#
                 + String(decoding: try JSONEncoder().encode(layout), as: UTF8.self) + "}"
-            guard case .layout(_, _, let decoded, _) = try HostMessage.decode(bytes(modelLine)) else {
+            guard case .layout(_, _, let decoded, _, _) = try HostMessage.decode(bytes(modelLine)) else {
                 Issue.record("not a layout message")
                 continue
             }

@@ -41,7 +41,7 @@ struct WireShapeTests {
         let layoutJSON = #"{"slotsPerPage":2,"pages":[{"buttons":[{"name":"Files","icon":"folder","action":{"open":"~"}},null]},{"buttons":[null,null]}]}"#
         let welcome = HostMessage.welcome(id: 1, Welcome(protocolLevel: 7, host: HostInfo(version: "0.1.0"), profile: "default",
                                                          revision: 12, locked: false, layout: layout))
-        #expect(text(welcome.line()) == #"{"type":"welcome","id":1,"protocol":7,"host":{"name":"deckd","version":"0.1.0","protocol":7,"minProtocol":1},"profile":"default","revision":12,"locked":false,"layout":"# + layoutJSON + "}")
+        #expect(text(welcome.line()) == #"{"type":"welcome","id":1,"protocol":7,"host":{"name":"deckd","version":"0.1.0","protocol":8,"minProtocol":1},"profile":"default","revision":12,"locked":false,"layout":"# + layoutJSON + "}")
         let broadcast = HostMessage.layout(profile: "default", revision: 14, layout: layout)
         #expect(text(broadcast.line()) == #"{"type":"layout","profile":"default","revision":14,"layout":"# + layoutJSON + "}")
         // PROTOCOL.md §5: `holdSlots` after the layout, as [page, index] pairs; left out when there are none.

@@ -261,7 +261,7 @@ public final class HostClient: @unchecked Sendable {
     /// The next `layout` broadcast.
     public func nextLayout(timeout: Duration = .seconds(10)) throws -> (revision: Int, layout: DeckLayout) {
         let message = try next(timeout: timeout) { if case .layout = $0 { return true } else { return false } }
-        guard case let .layout(_, revision, layout, _) = message else { throw HarnessError("not a layout") }
+        guard case let .layout(_, revision, layout, _, _) = message else { throw HarnessError("not a layout") }
         return (revision, layout)
     }
 

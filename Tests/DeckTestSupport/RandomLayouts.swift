@@ -41,7 +41,26 @@ public enum RandomLayouts {
     public static func button(tag: Int, using rng: inout some RandomNumberGenerator) -> DeckButton {
         let base = awkwardNames.randomElement(using: &rng)!
         let icon: String? = [nil, "folder", "🎙️", "terminal"].randomElement(using: &rng)!
-        return DeckButton(name: "\(base) #\(tag)", icon: icon, action: action(using: &rng))
+        return DeckButton(name: "\(base) #\(tag)", icon: icon, action: action(using: &rng),
+                          style: style(tag: tag), states: states(tag: tag))
+    }
+
+    /// Some buttons get a style and some states, chosen by `tag` rather than
+    /// by the generator so the random draws (and the seeds' layouts) stay as
+    /// they were before buttons had faces.
+    static func style(tag: Int) -> ButtonStyle? {
+        switch tag % 6 {
+        case 1: ButtonStyle(color: DeckColor("white"), background: DeckColor("#1F6F3F"))
+        case 4: ButtonStyle(background: DeckColor("gray"))
+        default: nil
+        }
+    }
+
+    static func states(tag: Int) -> [ButtonState] {
+        guard tag % 5 == 2 else { return [] }
+        return [ButtonState(id: "live"),
+                ButtonState(id: "muted", name: "꺼짐 \"off\"", icon: "🔇", style: ButtonStyle(background: DeckColor("red"))),
+                ButtonState(id: "yes", style: ButtonStyle(color: DeckColor("#abc")))]
     }
 
     /// A random normalized layout with up to `maxPages` pages.

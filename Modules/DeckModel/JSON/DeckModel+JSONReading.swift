@@ -12,7 +12,7 @@
 extension DeckButton {
     package static let jsonExpected = "a button object"
 
-    /// Reads `{"name","icon"?,"action"}` and checks it with ``validate()``.
+    /// Reads `{"name","icon"?,"action","style"?,"states"?}` and checks it with ``validate()``.
     package init(json value: JSONValue) throws(JSONError) {
         let fields = try JSONFieldReader(value, expected: Self.jsonExpected)
         self.init(
@@ -20,11 +20,44 @@ extension DeckButton {
             icon: try fields.stringIfPresent("icon"),
             action: try fields.decode("action", expected: DeckAction.jsonExpected) { value throws(JSONError) in
                 try DeckAction(json: value)
-            })
+            },
+            style: try fields.decodeIfPresent("style") { value throws(JSONError) in try ButtonStyle(json: value) },
+            states: try fields.arrayIfPresent("states") { value throws(JSONError) in try ButtonState(json: value) })
         do {
             try validate()
         } catch {
             throw .invalid(error.description)
+        }
+    }
+}
+
+extension ButtonStyle {
+    /// Reads `{"color"?,"background"?}`; each a hex colour or a palette name.
+    package init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: "a style object {color, background}")
+        self.init(color: try fields.colorIfPresent("color"), background: try fields.colorIfPresent("background"))
+    }
+}
+
+extension ButtonState {
+    /// Reads `{"id","name"?,"icon"?,"style"?}` (the button checks the id).
+    package init(json value: JSONValue) throws(JSONError) {
+        let fields = try JSONFieldReader(value, expected: "a state object {id, name, icon, style}")
+        self.init(id: try fields.string("id"), name: try fields.stringIfPresent("name"),
+                  icon: try fields.stringIfPresent("icon"),
+                  style: try fields.decodeIfPresent("style") { value throws(JSONError) in try ButtonStyle(json: value) })
+    }
+}
+
+extension JSONFieldReader {
+    /// An optional colour: a `#rgb`/`#rrggbb` hex colour or a palette name.
+    package func colorIfPresent(_ key: StaticString) throws(JSONError) -> DeckColor? {
+        try decodeIfPresent(key) { value throws(JSONError) -> DeckColor in
+            let text = try JSONFieldReader.string(value)
+            guard let color = DeckColor(text) else {
+                throw JSONError.invalid("'\(text)' is not a colour (#rgb, #rrggbb or one of \(DeckColor.palette.joined(separator: " ")))")
+            }
+            return color
         }
     }
 }

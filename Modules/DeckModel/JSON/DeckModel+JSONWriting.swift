@@ -4,13 +4,41 @@
 // those tests.
 
 extension JSONWriter {
-    /// `{"name","icon"?,"action"}`.
+    /// `{"name","icon"?,"action","style"?,"states"?}` (docs/faces.md §1).
     package mutating func write(_ button: DeckButton) {
         beginObject()
         field("name", button.name)
         field("icon", button.icon)
         key("action")
         write(button.action)
+        if let style = button.style {
+            key("style")
+            write(style)
+        }
+        if !button.states.isEmpty {
+            field("states", button.states) { writer, state in writer.write(state) }
+        }
+        endObject()
+    }
+
+    /// `{"color"?,"background"?}`.
+    package mutating func write(_ style: ButtonStyle) {
+        beginObject()
+        field("color", style.color?.text)
+        field("background", style.background?.text)
+        endObject()
+    }
+
+    /// `{"id","name"?,"icon"?,"style"?}`.
+    package mutating func write(_ state: ButtonState) {
+        beginObject()
+        field("id", state.id)
+        field("name", state.name)
+        field("icon", state.icon)
+        if let style = state.style {
+            key("style")
+            write(style)
+        }
         endObject()
     }
 

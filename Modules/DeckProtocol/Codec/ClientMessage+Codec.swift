@@ -110,6 +110,16 @@ extension ClientMessage {
         case .subscribe: return .subscribe
         case .restart: return .restartPlugin(id: try fields.name("plugin"))
         case .devices: return .devices
+        case .setFace:
+            let clear = try fields.decodeIfPresent("clear") { value throws(JSONError) -> Bool in
+                guard let flag = value.boolValue else { throw JSONError.wrongType(expected: "true or false", got: value.typeName) }
+                return flag
+            } ?? false
+            let state = try fields.stringIfPresent("state"), title = try fields.stringIfPresent("title")
+            if !clear && state == nil && title == nil {
+                throw JSONError.invalid("setFace needs state, title or clear: true")
+            }
+            return .setFace(page: try fields.int("page"), index: try fields.int("index"), state: state, title: title, clear: clear)
         }
     }
 
@@ -166,6 +176,12 @@ extension ClientMessage {
             writer.field("generation", generation)
         case .restartPlugin(let id):
             writer.field("plugin", id)
+        case let .setFace(page, index, state, title, clear):
+            writer.field("page", page)
+            writer.field("index", index)
+            writer.field("state", state)
+            writer.field("title", title)
+            if clear { writer.field("clear", true) }
         }
         writer.endObject()
         return writer.line()

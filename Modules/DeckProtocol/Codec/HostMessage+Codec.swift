@@ -32,12 +32,14 @@ extension HostMessage {
             writer.write(welcome.layout, reusing: encoded)
             writer.write(holdSlots: welcome.holdSlots)
             if let token = welcome.token { writer.field("token", token) }
-        case let .layout(profile, revision, layout, holdSlots):
+            writer.write(faces: welcome.faces)
+        case let .layout(profile, revision, layout, holdSlots, faces):
             writer.field("profile", profile)
             writer.field("revision", revision)
             writer.key("layout")
             writer.write(layout, reusing: encoded)
             writer.write(holdSlots: holdSlots)
+            writer.write(faces: faces)
         case .lock(let locked):
             writer.field("locked", locked)
         case .ok(_, let revision):
@@ -54,6 +56,8 @@ extension HostMessage {
             writer.field("page", page)
             writer.field("index", index)
             writer.nullableField("title", title)
+        case .buttonFace(let face):
+            writer.writeFields(of: face, withFlash: true)
         case .event(let event):
             writer.writeFields(of: event)
         case .status(_, let status):
@@ -94,7 +98,7 @@ extension HostMessage {
     private func estimatedSize(reusing encoded: EncodedLayout?) -> Int {
         switch self {
         case .welcome(_, let welcome): 256 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: welcome.layout))
-        case .layout(_, _, let layout, _): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
+        case .layout(_, _, let layout, _, _): 96 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
         case .export(_, _, let yaml): 96 + yaml.utf8.count + yaml.utf8.count / 8
         case .status(_, let status): 512 + status.clients.count * 96
         default: 128
@@ -130,10 +134,12 @@ extension HostMessage {
                     locked: try fields.bool("locked"),
                     layout: try fields.layout("layout"),
                     holdSlots: try fields.holdSlots(),
-                    token: try fields.stringIfPresent("token")))
+                    token: try fields.stringIfPresent("token"),
+                    faces: try fields.faces()))
             case "layout":
                 return .layout(profile: try fields.string("profile"), revision: try fields.int("revision"),
-                               layout: try fields.layout("layout"), holdSlots: try fields.holdSlots())
+                               layout: try fields.layout("layout"), holdSlots: try fields.holdSlots(),
+                               faces: try fields.faces())
             case "lock":
                 return .lock(locked: try fields.bool("locked"))
             case "ok":
@@ -154,6 +160,8 @@ extension HostMessage {
             case "buttonState":
                 return .buttonState(page: try fields.int("page"), index: try fields.int("index"),
                                     title: try fields.stringIfPresent("title"))
+            case "buttonFace":
+                return .buttonFace(try ButtonFace(fields: fields))
             case "event":
                 return .event(try DeckEvent(fields: fields))
             case "status":

@@ -61,6 +61,9 @@ public enum ClientRequest: Hashable, Sendable {
     case restartPlugin(id: String)
     /// Answered with `devices`: the paired devices (WEB.md §3).
     case devices
+    /// `setFace` (level 8, control; docs/faces.md §5): shows state `state`
+    /// and/or title `title` on a button; `clear` sets the face back to default first.
+    case setFace(page: Int, index: Int, state: String?, title: String?, clear: Bool)
 
     /// The wire `type` of this request.
     public var kind: RequestKind {
@@ -85,6 +88,7 @@ public enum ClientRequest: Hashable, Sendable {
         case .subscribe: .subscribe
         case .restartPlugin: .restart
         case .devices: .devices
+        case .setFace: .setFace
         }
     }
 }

@@ -7,7 +7,7 @@ public enum HostMessage: Hashable, Sendable {
     case welcome(id: RequestID?, Welcome)
     /// The current layout, sent to every client after each edit (§5) and to a
     /// sender refused while locked (§6).
-    case layout(profile: String, revision: Int, layout: DeckLayout, holdSlots: [DeckSlot] = [])
+    case layout(profile: String, revision: Int, layout: DeckLayout, holdSlots: [DeckSlot] = [], faces: [ButtonFace] = [])
     /// A change of the lock state, sent to every client (§6).
     case lock(locked: Bool)
     /// Success. `revision` is the layout's revision after the request, for
@@ -21,6 +21,8 @@ public enum HostMessage: Hashable, Sendable {
     case showPage(page: Int)
     /// A plugin changed a button's title; nil goes back to the button's name (§8).
     case buttonState(page: Int, index: Int, title: String?)
+    /// A button's face changed (protocol level 8, docs/faces.md §4): the whole face.
+    case buttonFace(ButtonFace)
     /// Something happened; only for subscribed control clients.
     case event(DeckEvent)
     /// The answer to `status`.
@@ -43,7 +45,7 @@ public enum HostMessage: Hashable, Sendable {
              .profiles(let id, _, _), .snapshots(let id, _, _), .export(let id, _, _), .paired(let id, _, _, _),
              .devices(let id, _):
             id
-        case .layout, .lock, .showPage, .buttonState, .event:
+        case .layout, .lock, .showPage, .buttonState, .buttonFace, .event:
             nil
         }
     }
@@ -59,6 +61,7 @@ public enum HostMessage: Hashable, Sendable {
         case .pong: "pong"
         case .showPage: "showPage"
         case .buttonState: "buttonState"
+        case .buttonFace: "buttonFace"
         case .event: "event"
         case .status: "status"
         case .profiles: "profiles"
@@ -89,10 +92,13 @@ public struct Welcome: Hashable, Sendable {
     public var holdSlots: [DeckSlot]
     /// The device token, for a device that paired with a pairing code (WEB.md §3): keep it, present it from then on.
     public var token: String?
+    /// Every non-default face (level 8 and up; docs/faces.md §4); left out when empty.
+    public var faces: [ButtonFace]
 
     /// Makes a welcome.
     public init(protocolLevel: Int, host: HostInfo, profile: String, revision: Int, locked: Bool, layout: DeckLayout,
-                holdSlots: [DeckSlot] = [], token: String? = nil) {
+                holdSlots: [DeckSlot] = [], token: String? = nil, faces: [ButtonFace] = []) {
+        self.faces = faces
         self.protocolLevel = protocolLevel
         self.host = host
         self.profile = profile

@@ -54,7 +54,7 @@ enum TestPlugins {
             echo '{"type":"ready"}'
             read -r buttons
             yes 'not json at all' | head -n 5000
-            head -c 300000 /dev/zero | tr '\\0' x; echo
+            head -c 600000 /dev/zero | tr '\\0' x; echo
             printf '%s\\n' '{"type":"fly"}' '[1,2]' '{"type":"setTitle","page":0,"index":7,"title":"not mine"}' '{"type":' ''
             echo 'on stderr' >&2
             echo '{"type":"setTitle","page":0,"index":0,"title":"still here"}'

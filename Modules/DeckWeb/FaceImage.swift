@@ -1,0 +1,169 @@
+internal import CNettle
+import Synchronization
+
+/// An image a plugin sent for a button's face (docs/faces.md §3, §4): its
+/// bytes, the type sniffed from them, and their SHA-256 as its name.
+public struct FaceImage: Hashable, Sendable {
+    /// The kinds of image a face may show.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// PNG (`\x89PNG\r\n\x1a\n`).
+        case png
+        /// JPEG (`FF D8 FF`).
+        case jpeg
+        /// SVG: an XML document whose root element is `svg`.
+        case svg
+
+        /// The media type.
+        public var mediaType: String {
+            switch self {
+            case .png: "image/png"
+            case .jpeg: "image/jpeg"
+            case .svg: "image/svg+xml"
+            }
+        }
+
+        /// The file extension of its URL.
+        public var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .jpeg: "jpg"
+            case .svg: "svg"
+            }
+        }
+    }
+
+    /// Why bytes cannot be a face image: a sentence for the host's log.
+    public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Over ``FaceImage/maximumBytes``.
+        case tooLarge(bytes: Int)
+        /// Not PNG, JPEG or SVG.
+        case unknownType
+
+        /// The sentence.
+        public var description: String {
+            switch self {
+            case .tooLarge(let bytes):
+                "the image is \(bytes) bytes, more than \(FaceImage.maximumBytes)"
+            case .unknownType:
+                "the image is not PNG, JPEG or SVG (its first bytes are none of theirs)"
+            }
+        }
+    }
+
+    /// The largest image (256 KiB), as the plugin protocol bounds it.
+    public static let maximumBytes = 256 << 10
+
+    /// The bytes.
+    public let bytes: [UInt8]
+    /// What they are.
+    public let kind: Kind
+    /// Lower-case hex SHA-256 of ``bytes``.
+    public let hash: String
+
+    /// Checks and names `bytes`: sniffs the type, bounds the size, hashes them.
+    public init(bytes: [UInt8]) throws(Refusal) {
+        guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes: bytes.count) }
+        guard let kind = Self.sniff(bytes) else { throw .unknownType }
+        self.bytes = bytes
+        self.kind = kind
+        self.hash = Self.sha256Hex(bytes)
+    }
+
+    /// `/faces/HASH.EXT`, the URL on the web listener.
+    public var path: String { "/faces/\(hash).\(kind.fileExtension)" }
+
+    // MARK: Sniffing
+
+    /// The kind the bytes' signature says, nil for anything else. Never
+    /// trusts a name or a declared type: only the bytes.
+    public static func sniff(_ bytes: [UInt8]) -> Kind? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return isSVG(bytes) ? .svg : nil
+    }
+
+    /// An XML document whose root element is `svg`: after an optional BOM,
+    /// white space, an XML declaration, comments, processing instructions
+    /// and a doctype, the first element is `<svg` followed by a space, `>`
+    /// or `/`. The rest is the browser's to parse (in an `<img>`, where an
+    /// SVG runs no script).
+    static func isSVG(_ bytes: [UInt8]) -> Bool {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+        func starts(_ text: String) -> Bool {
+            let utf8 = Array(text.utf8)
+            return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
+        }
+        func skip(past end: String) -> Bool {
+            let utf8 = Array(end.utf8)
+            while index + utf8.count <= bytes.count {
+                if bytes[index..<index + utf8.count].elementsEqual(utf8) {
+                    index += utf8.count
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+        // A bounded number of prologue items: a crafted file cannot make this loop long.
+        for _ in 0..<64 {
+            skipSpace()
+            if starts("<?") {
+                guard skip(past: "?>") else { return false }
+            } else if starts("<!--") {
+                guard skip(past: "-->") else { return false }
+            } else if starts("<!DOCTYPE") || starts("<!doctype") {
+                guard skip(past: ">") else { return false }
+            } else if starts("<svg") {
+                index += 4
+                guard index < bytes.count else { return false }
+                return [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[index])
+            } else {
+                return false
+            }
+        }
+        return false
+    }
+
+    static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var context = sha256_ctx()
+        nettle_sha256_init(&context)
+        bytes.withUnsafeBufferPointer { nettle_sha256_update(&context, $0.count, $0.baseAddress) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        digest.withUnsafeMutableBufferPointer { nettle_sha256_digest(&context, $0.count, $0.baseAddress) }
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] }, as: UTF8.self)
+    }
+}
+
+/// The images faces show now, by hash: what `GET /faces/HASH.EXT` serves.
+///
+/// The host adds an image when a face starts to show it and removes it when
+/// no face does (docs/faces.md §4: 404 after). Shared between the host's
+/// loop and the web server, so behind a mutex; in memory only.
+public final class FaceImageStore: Sendable {
+    private let images = Mutex<[String: FaceImage]>([:])
+
+    /// An empty store.
+    public init() {}
+
+    /// Makes `image` available.
+    public func add(_ image: FaceImage) {
+        images.withLock { $0[image.hash] = image }
+    }
+
+    /// Forgets the image with `hash`.
+    public func remove(hash: String) {
+        images.withLock { _ = $0.removeValue(forKey: hash) }
+    }
+
+    /// The image with `hash`, nil when no face shows it.
+    public func image(hash: String) -> FaceImage? {
+        images.withLock { $0[hash] }
+    }
+
+    /// How many images are kept.
+    public var count: Int { images.withLock { $0.count } }
+}

@@ -1,0 +1,134 @@
+import DeckModel
+import DeckProtocol
+import DeckWeb
+@testable import DeckHost
+import Testing
+
+/// The face table driven directly (docs/faces.md §2–§4): no process, no
+/// socket, no sleep; frames end when the test says so.
+@Suite struct FaceTableTests {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+    static let mic = DeckButton(name: "Mic", action: .plugin(id: "sound", command: "mute", settings: ["target": .string("input")]),
+                                states: [ButtonState(id: "live"), ButtonState(id: "muted", name: "Mic off")])
+    static let files = DeckButton(name: "Files", action: .open("~"))
+
+    static func layout(_ buttons: [DeckButton?]) -> DeckLayout {
+        var page = DeckPage.empty(slots: 4)
+        for (index, button) in buttons.enumerated() { page.buttons[index] = button }
+        return try! DeckLayout(slotsPerPage: 4, pages: [page])
+    }
+
+    static let slot0 = DeckSlot(page: 0, index: 0)
+    static let slot1 = DeckSlot(page: 0, index: 1)
+
+    func table() -> FaceTable { FaceTable(layout: Self.layout([Self.mic, Self.files])) }
+
+    @Test func aChangeIsSentAtOnceAndStartsAFrame() {
+        var faces = table()
+        let actions = faces.handle(.change(Self.slot0, [.state("muted")], from: .plugin("sound")))
+        #expect(actions == [.sendFace(ButtonFace(page: 0, index: 0, state: "muted")), .scheduleFrame])
+        #expect(faces.current == [ButtonFace(page: 0, index: 0, state: "muted")])
+        #expect(faces.handle(.frameTick) == [], "nothing changed within the frame")
+    }
+
+    @Test func aFloodEndsOnTheNewestStateOncePerFrame() {
+        var faces = table()
+        _ = faces.handle(.change(Self.slot0, [.state("muted")], from: .plugin("sound")))
+        for index in 0..<1000 {
+            #expect(faces.handle(.change(Self.slot0, [.state(index % 2 == 0 ? "live" : "muted")], from: .plugin("sound"))) == [])
+        }
+        _ = faces.handle(.change(Self.slot0, [.state(nil)], from: .plugin("sound")))
+        _ = faces.handle(.change(Self.slot0, [.state("muted")], from: .plugin("sound")))
+        #expect(faces.handle(.frameTick) == [.sendFace(ButtonFace(page: 0, index: 0, state: "muted")), .scheduleFrame])
+        #expect(faces.handle(.frameTick) == [])
+    }
+
+    @Test func stateZeroAndUnknownStates() {
+        var faces = table()
+        _ = faces.handle(.change(Self.slot0, [.state("muted")], from: .plugin("sound")))
+        _ = faces.handle(.frameTick)
+        #expect(faces.handle(.change(Self.slot0, [.state("live")], from: .plugin("sound")))
+            == [.sendFace(ButtonFace(page: 0, index: 0)), .scheduleFrame], "the first state's id is state 0")
+        _ = faces.handle(.frameTick)
+        #expect(faces.handle(.change(Self.slot0, [.title("x"), .state("shouting")], from: .plugin("sound")))
+            == [.refuse(.notFound, "plugin 'sound': button 'Mic' at 0/0 has no state 'shouting' (its states are live, muted); its face is unchanged")])
+        #expect(faces.face(Self.slot0) == FaceTable.Face(), "nothing of a refused change is kept")
+        #expect(faces.handle(.change(Self.slot1, [.state("on")], from: .control("deckctl")))
+            == [.refuse(.notFound, "deckctl: button 'Files' at 0/1 has no state 'on' (it declares no states); its face is unchanged")])
+        #expect(faces.handle(.change(DeckSlot(page: 0, index: 2), [.state("on")], from: .control("deckctl")))
+            == [.refuse(.empty, "deckctl: slot 0/2 is empty; a face needs a button")])
+        #expect(faces.handle(.change(DeckSlot(page: 3, index: 0), [.title("t")], from: .control("deckctl")))
+            == [.refuse(.outOfRange, "deckctl: page 3 does not exist (the layout has pages 0 to 1)")])
+    }
+
+    @Test func imagesAreSniffedStoredSharedAndForgotten() throws {
+        var faces = table()
+        let image = try FaceImage(bytes: Self.png)
+        let reference = FaceImageReference(hash: image.hash, type: "image/png", url: "/faces/\(image.hash).png")
+        #expect(faces.handle(.change(Self.slot0, [.image(Self.png)], from: .plugin("sound")))
+            == [.storeImage(image), .sendFace(ButtonFace(page: 0, index: 0, image: reference)), .scheduleFrame])
+        #expect(faces.handle(.change(Self.slot1, [.image(Self.png)], from: .control("k"))) == [], "stored once; sent at the frame")
+        #expect(faces.handle(.change(Self.slot0, [.image(nil)], from: .plugin("sound"))) == [], "still used by 0/1")
+        #expect(faces.handle(.change(Self.slot1, [.clear], from: .control("k"))) == [.forgetImage(hash: image.hash)])
+        #expect(faces.imageHashes.isEmpty)
+        #expect(faces.handle(.change(Self.slot0, [.image(Array("GIF89a".utf8))], from: .plugin("sound")))
+            == [.refuse(.invalid, "plugin 'sound': the image is not PNG, JPEG or SVG (its first bytes are none of theirs) for button 'Mic' at 0/0; its face is unchanged")])
+        let huge = Self.png + [UInt8](repeating: 0, count: FaceImage.maximumBytes)
+        #expect(faces.handle(.change(Self.slot0, [.image(huge)], from: .plugin("sound")))
+            == [.refuse(.invalid, "plugin 'sound': the image is \(huge.count) bytes, more than 262144 for button 'Mic' at 0/0; its face is unchanged")])
+    }
+
+    @Test func flashesGoOnceAndAreNeverListed() {
+        var faces = table()
+        #expect(faces.handle(.change(Self.slot1, [.flash(.alert)], from: .plugin("x")))
+            == [.sendFace(ButtonFace(page: 0, index: 1, flash: .alert)), .scheduleFrame])
+        #expect(faces.current.isEmpty)
+        _ = faces.handle(.change(Self.slot1, [.flash(.ok)], from: .plugin("x")))
+        _ = faces.handle(.change(Self.slot1, [.title("t")], from: .plugin("x")))
+        #expect(faces.handle(.frameTick) == [.sendFace(ButtonFace(page: 0, index: 1, title: "t", flash: .ok)),
+                                             .sendTitle(Self.slot1, "t"), .scheduleFrame])
+    }
+
+    @Test func titlesReachLevel7OnlyWhenTheyChange() {
+        var faces = table()
+        #expect(faces.handle(.change(Self.slot0, [.title("Hi")], from: .plugin("")))
+            == [.sendFace(ButtonFace(page: 0, index: 0, title: "Hi")), .sendTitle(Self.slot0, "Hi"), .scheduleFrame])
+        _ = faces.handle(.frameTick)
+        #expect(faces.handle(.change(Self.slot0, [.state("muted")], from: .plugin("sound")))
+            == [.sendFace(ButtonFace(page: 0, index: 0, title: "Hi", state: "muted")), .scheduleFrame])
+    }
+
+    @Test func layoutChangesKeepMoveOrResetFaces() throws {
+        var faces = table()
+        _ = faces.handle(.change(Self.slot0, [.state("muted"), .image(Self.png)], from: .plugin("sound")))
+        _ = faces.handle(.change(Self.slot1, [.title("Docs")], from: .control("k")))
+        _ = faces.handle(.frameTick)
+        // A reload with the same buttons keeps everything.
+        #expect(faces.handle(.layoutChanged(Self.layout([Self.mic, Self.files]))) == [])
+        #expect(faces.current.count == 2)
+        // A move (swap) carries each face with its button.
+        #expect(faces.handle(.layoutChanged(Self.layout([Self.files, Self.mic]))) == [
+            .sendTitle(Self.slot0, "Docs"), .sendTitle(Self.slot1, nil)])
+        #expect(faces.current.map { DeckSlot(page: $0.page, index: $0.index) } == [Self.slot0, Self.slot1])
+        #expect(faces.face(Self.slot1).state == "muted" && faces.face(Self.slot0).title == "Docs")
+        // Restyled, with the state gone: the face stays, the state goes.
+        var restyled = Self.mic
+        restyled.style = ButtonStyle(background: DeckColor("red"))
+        restyled.states = [ButtonState(id: "live")]
+        _ = faces.handle(.layoutChanged(Self.layout([Self.files, restyled])))
+        #expect(faces.face(Self.slot1).state == nil && faces.face(Self.slot1).image != nil)
+        // Another button in the slot: back to default, the image forgotten.
+        let hash = try FaceImage(bytes: Self.png).hash
+        #expect(faces.handle(.layoutChanged(Self.layout([Self.files, DeckButton(name: "Other", action: .open("x"))])))
+            == [.forgetImage(hash: hash)])
+        #expect(faces.current == [ButtonFace(page: 0, index: 0, title: "Docs")])
+    }
+
+    @Test func aPluginThatEndsTakesItsStatesAndImages() {
+        var faces = table()
+        _ = faces.handle(.change(Self.slot0, [.state("muted"), .title("t")], from: .plugin("sound")))
+        _ = faces.handle(.frameTick)
+        #expect(faces.handle(.pluginEnded("other")) == [])
+        #expect(faces.handle(.pluginEnded("sound")) == [.sendFace(ButtonFace(page: 0, index: 0, title: "t")), .scheduleFrame])
+    }
+}

@@ -28,6 +28,8 @@ extension Bench {
         var edits = 0, latencies: [Double] = [], hostSeconds = 0.0
         var commits = 0, commitLatencies: [Double] = [], sqliteSeconds = 0.0, settings = ""
         var floorEdits = 0, floorSeconds = 0.0
+        let journal = try AppendFile(folder: try folder("append-floor"), name: "floor.journal")
+        var appendEdits = 0, appendSeconds = 0.0
         for _ in 0..<rounds {
             let round = try runEditors(editors, seconds: window)
             edits += round.latencies.count
@@ -45,7 +47,14 @@ extension Bench {
                 floorEdits += count
             }
             floorSeconds += Double(BenchClock.now() - start) / 1e9
+            let appendStart = BenchClock.now(), appendStop = appendStart + UInt64(window * 1e9)
+            while BenchClock.now() < appendStop {
+                try journal.append(snapshot, count: count)
+                appendEdits += count
+            }
+            appendSeconds += Double(BenchClock.now() - appendStart) / 1e9
         }
+        let appendRate = Double(appendEdits) / appendSeconds
         let rate = Double(edits) / hostSeconds, sqliteRate = Double(commits) / sqliteSeconds
         let floorRate = Double(floorEdits) / floorSeconds
         record(Figure(id: "edits.concurrent", title: "concurrent edits, \(count) devices", unit: "edits/s",
@@ -59,6 +68,13 @@ extension Bench {
                       baseline: .init(single: sqliteRate), higherIsBetter: true,
                       note: "batches of \(count) new files of the same \(snapshot.count) snapshot bytes: create, write, one syncfs, "
                         + "rename, one folder fsync; no host, no network: the most a file per generation allows"))
+        record(Figure(id: "edits.concurrent.append", title: "concurrent edits vs the bare append floor",
+                      unit: "edits/s", value: .init(single: rate),
+                      baselineLabel: "batches of \(count) records, one pwrite + one fdatasync (floor)",
+                      baseline: .init(single: appendRate), higherIsBetter: true,
+                      target: "≥ 0.8× the append floor", verdict: rate >= 0.8 * appendRate ? .met : .missed,
+                      note: "the floor appends \(count) records of the same \(snapshot.count) bytes to one existing file "
+                        + "and flushes once, in the same windows: the most an append journal allows"))
         record(Figure(id: "edits.concurrent.latency", title: "concurrent edits, latency of one edit", unit: "µs",
                       value: .init(Samples(latencies)), baselineLabel: "one SQLite commit (reference)",
                       baseline: .init(Samples(commitLatencies))))

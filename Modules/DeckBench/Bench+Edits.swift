@@ -13,7 +13,9 @@ extension Bench {
         let from = (page: 0, index: 0), to = (page: 0, index: 1)
         let floorRequest = try device.moveLine(from: from, to: to).line
 
-        let server = try FloorServer(connections: 1, reply: .echo, durable: .init(folder: try folder("edit-floor"), bytes: snapshot))
+        // deckd appends each generation to its journal: the floor appends the same bytes to one file.
+        let server = try FloorServer(connections: 1, reply: .echo,
+                                     durable: .init(folder: try folder("edit-floor"), bytes: snapshot, append: true))
         let floorClient = try BenchSocket(port: server.port)
         defer {
             floorClient.shutdown()
@@ -24,11 +26,12 @@ extension Bench {
             { try Self.roundTrip(floorClient, floorRequest) },
         ])
         let ratio = samples[0].median / max(samples[1].median, 1e-9)
+        let tail = samples[0].p99 / max(samples[1].p99, 1e-9)
         record(Figure(id: "edit.roundTrip", title: "edit round trip (moveButton → ok, durable)", unit: "µs",
-                      value: .init(samples[0]), baselineLabel: "echo + durable write (floor)", baseline: .init(samples[1]),
-                      target: "≤ 1.5× floor at the median", verdict: ratio <= 1.5 ? .met : .missed,
-                      note: "one device, the 4-page desk profile; the floor echoes the same line after making the same "
-                        + "\(snapshot.count) snapshot bytes durable"))
+                      value: .init(samples[0]), baselineLabel: "echo + append + fdatasync (floor)", baseline: .init(samples[1]),
+                      target: "≤ 1.2× floor at the median, ≤ 1.5× at p99", verdict: ratio <= 1.2 && tail <= 1.5 ? .met : .missed,
+                      note: "one device, the 4-page desk profile; the floor echoes the same line after appending the same "
+                        + "\(snapshot.count) snapshot bytes (and a record header) to one file and fdatasync"))
         try measureFanOut(host: host, first: device, snapshot: snapshot)
     }
 

@@ -46,5 +46,6 @@ extension Bench {
                       baseline: .init(samples[1].scaled(by: 1e-3)),
                       note: "the host hands the store the layout's JSON (encoded once per revision for its broadcasts); "
                         + "deflate level 6 and the store's bookkeeping are the difference"))
+        try measureJournalRecovery()
     }
 }

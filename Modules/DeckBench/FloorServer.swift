@@ -21,10 +21,14 @@ package final class FloorServer: Sendable {
     package struct Durable: Sendable {
         package var folder: String
         package var bytes: [UInt8]
+        /// Appended to one file with one `fdatasync` (the journal's floor)
+        /// instead of a new file per answer.
+        package var append: Bool
 
-        package init(folder: String, bytes: [UInt8]) {
+        package init(folder: String, bytes: [UInt8], append: Bool = false) {
             self.folder = folder
             self.bytes = bytes
+            self.append = append
         }
     }
 
@@ -72,15 +76,24 @@ package final class FloorServer: Sendable {
         close(listener)
         guard let sender = clients.first else { return }
         var file: DurableFile?
+        var journal: AppendFile?
         if let durable {
             // No file, no floor: closing makes the client report it rather than measure a floor without the disk.
-            guard let made = try? DurableFile(folder: durable.folder, name: "floor.json.gz") else { return }
-            file = made
+            if durable.append {
+                guard let made = try? AppendFile(folder: durable.folder, name: "floor.journal") else { return }
+                journal = made
+            } else {
+                guard let made = try? DurableFile(folder: durable.folder, name: "floor.json.gz") else { return }
+                file = made
+            }
         }
         // Any failure (a client gone) ends the server; the client side reports it.
         while let line = try? sender.readLine() {
             if let durable, let file {
                 guard (try? file.write(durable.bytes)) != nil else { return }
+            }
+            if let durable, let journal {
+                guard (try? journal.append(durable.bytes)) != nil else { return }
             }
             switch reply {
             case .echo:

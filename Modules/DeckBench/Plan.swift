@@ -20,6 +20,8 @@ package struct Plan: Sendable {
     package var handshakes = 200
     /// Pages of the large profile (12 buttons each).
     package var largePages = 1_000
+    /// Records in the journal whose recovery is timed (issue 28: 100,000).
+    package var journalRecords = 100_000
 
     package static let full = Plan(
         echo: (3_000, 300), durableWrite: (300, 20), edits: (400, 30), fanOut: (200, 20), concurrentSeconds: 5,
@@ -28,5 +30,5 @@ package struct Plan: Sendable {
     package static let quick = Plan(
         echo: (100, 10), durableWrite: (10, 2), edits: (10, 2), fanOut: (5, 1), concurrentSeconds: 0.4,
         profileLoad: (1, 0), pythonLoads: 1, starts: 1, statusCalls: 2, idleSeconds: 0.5, largeSnapshotWrites: (3, 1),
-        handshakes: 10, largePages: 100)
+        handshakes: 10, largePages: 100, journalRecords: 1_000)
 }

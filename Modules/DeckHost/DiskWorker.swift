@@ -32,6 +32,8 @@ final class DiskWorker: Sendable {
                 }
             }
             finished(commit, markerFailure)
+            // After the commit is handed back, so a checkpoint never delays an `ok`.
+            store.maintain()
         }
     }
 
@@ -41,10 +43,12 @@ final class DiskWorker: Sendable {
         queue.async { [store] in finished(job(store)) }
     }
 
-    /// Waits until every job handed over so far has finished, old generations'
-    /// deletions included (for shutdown: a clean stop leaves `--keep` files).
+    /// Waits until every job handed over so far has finished, checkpoints the
+    /// journal, and waits for old generations' deletions (for shutdown).
     func drain() {
         queue.sync {}
+        // The newest generation as a plain file: the next start reads it without the journal.
+        store.checkpoint()
         store.finishDeletions()
     }
 }

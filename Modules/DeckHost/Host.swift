@@ -50,7 +50,8 @@ public enum Host {
         }
         let store: SnapshotStore
         do {
-            store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep)
+            store = try SnapshotStore(stateDirectory: configuration.state, keep: configuration.keep,
+                                      journal: configuration.journal ? JournalSettings() : nil)
         } catch {
             // Another deckd's folder already says what to do; anything else is the folder itself.
             if case .stateInUse = error { throw .runtime(error.description) }

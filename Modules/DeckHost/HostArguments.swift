@@ -63,6 +63,7 @@ public enum HostArguments {
         configuration.maxRunningActions = parsed[maxRunningActions] ?? configuration.maxRunningActions
         configuration.maxQueuedActions = parsed[maxQueuedActions] ?? configuration.maxQueuedActions
         configuration.web = parsed[noWeb] ? nil : parsed[web] ?? configuration.web
+        configuration.journal = configuration.journal && !parsed[noJournal]
         configuration.webOrigins = parsed.all(webOrigin)
         configuration.webURL = parsed[webURL]
         configuration.webRoot = parsed[webRoot] ?? WebConfiguration.installedRoot()
@@ -133,6 +134,10 @@ public enum HostArguments {
                                     help: "the web deck and its WebSocket (default 127.0.0.1:7532; 0.0.0.0:7532 for phones on the network)",
                                     validate: endpoint)
     static let noWeb = Flag("no-web", help: "serve no web deck")
+    /// Hidden: CLI.md's synopsis is the contract; this is a fallback and a
+    /// test switch, documented in docs/snapshots.md.
+    static let noJournal = Flag("no-journal", help: "write each snapshot generation as a file of its own, not to the journal",
+                                hidden: true)
     static let webOrigin = Option<String>("web-origin", value: "ORIGIN",
                                           help: "another origin allowed to open the WebSocket (a reverse proxy's https://NAME); repeatable",
                                           repeatable: true, validate: origin)
@@ -173,7 +178,7 @@ public enum HostArguments {
             "deckd", summary: "the deck host daemon",
             discussion: "deckd, the deck host daemon: serves your button layouts to phones and tablets.",
             options: [layouts, state, profile, listen, noTCP, control, plugins, opener, lockProbe, keep, maxMessage,
-                      maxConnections, requireToken, web, noWeb, webOrigin, webURL, webRoot, tls, tlsCertificate, tlsKey,
+                      maxConnections, requireToken, web, noWeb, noJournal, webOrigin, webURL, webRoot, tls, tlsCertificate, tlsKey,
                       logLevel, helloTimeout, lockProbeInterval, gatherWindow, pluginRestartDelay, pluginReadyTimeout,
                       maxRunningActions, maxQueuedActions, pairingLifetime],
             groups: [OptionGroup(["listen", "no-tcp"], meaning: "devices connect over TCP, or not at all"),

@@ -32,6 +32,9 @@ public struct HostConfiguration: Sendable, Equatable {
     public var lockProbe: String?
     /// Snapshot generations kept per profile (`--keep`).
     public var keep: Int
+    /// Whether generations are appended to the snapshot journal (the
+    /// default) or each written as a file of its own (`--no-journal`).
+    public var journal = true
     /// The longest line a client may send, in bytes (`--max-message`).
     public var maxMessage: Int
     /// Connections held at once per listener (`--max-connections`).

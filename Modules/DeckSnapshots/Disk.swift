@@ -48,16 +48,23 @@ package enum Disk {
 
     /// Writes every byte, resuming after partial writes and EINTR.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SnapshotError) {
+        try writeAll(fd, bytes, at: nil, path: path)
+    }
+
+    /// Writes every byte at `offset` with `pwrite` (at the file position when
+    /// nil), resuming after partial writes and EINTR.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int?, path: String) throws(SnapshotError) {
         let failure: SnapshotError? = bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let start = raw.baseAddress {
-                let result = write(fd, start + offset, raw.count - offset)
+            var done = 0
+            while done < raw.count, let start = raw.baseAddress {
+                let result = offset.map { pwrite(fd, start + done, raw.count - done, off_t($0 + done)) }
+                    ?? write(fd, start + done, raw.count - done)
                 if result < 0 {
                     if errno == EINTR { continue }
                     return .system(operation: "write", path: path, code: errno)
                 }
-                if result == 0 { return .shortWrite(path: path, written: offset, expected: raw.count) }
-                offset += result
+                if result == 0 { return .shortWrite(path: path, written: done, expected: raw.count) }
+                done += result
             }
             return nil
         }

@@ -25,6 +25,8 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
     case encoding(String)
     /// The last-profile marker exists but cannot be understood.
     case invalidMarker(path: String, reason: String)
+    /// A journal segment written in a newer format than this deckd reads.
+    case newerJournal(path: String, version: Int)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -49,6 +51,9 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
             return "could not compress or decompress a snapshot: \(reason)"
         case let .encoding(reason):
             return "could not encode the layout as JSON: \(reason)"
+        case let .newerJournal(path, version):
+            return "the snapshot journal \(path) is in format \(version), newer than the format \(JournalFormat.version) "
+                + "this deckd reads; run the deckd that wrote it, or move the file away to start from the snapshots before it"
         case let .invalidMarker(path, reason):
             return "the last-profile marker \(path) is unreadable (\(reason)); delete it to start from the default profile"
         }

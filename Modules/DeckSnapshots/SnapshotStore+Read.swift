@@ -27,6 +27,12 @@ private enum Verdict<Value> {
     case damaged(String)
 }
 
+/// A generation loaded from its file or record: intact, or set aside with this notice.
+private enum Loaded {
+    case intact(Snapshot)
+    case damaged(SnapshotNotice)
+}
+
 extension SnapshotStore {
     /// The newest generation of `profile` that reads back intact — the one the
     /// host resumes. Newer files that are damaged are renamed `.corrupt` and
@@ -41,17 +47,17 @@ extension SnapshotStore {
             var notices: [SnapshotNotice] = []
             var found: Snapshot?
             for generation in try history(folder, in: &state).generations.reversed() {
-                guard let name = state.histories[folder]?.names[generation] else { continue }
-                switch try load(folder: folder, name: name, profile: profile, generation: generation) {
+                switch try loadAny(folder: folder, profile: profile, generation: generation, state: &state) {
                 case .intact(let snapshot):
                     found = snapshot
-                case .damaged(let reason):
-                    notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+                case .damaged(let notice):
+                    notices.append(notice)
                 case nil:
                     state.histories[folder]?.remove(generation)
                 }
                 if found != nil { break }
             }
+            notices = takeLoadNotices(folder, state: &state) + notices
             let outcome = found.map { "resumed generation \($0.info.generation)" } ?? "no intact snapshot is left"
             for index in notices.indices { notices[index].message += "; " + outcome }
             return SnapshotReading(snapshot: found, notices: notices)
@@ -65,14 +71,15 @@ extension SnapshotStore {
     public func read(profile: String, generation: Int) throws(SnapshotError) -> Snapshot {
         try state.withLock { state throws(SnapshotError) in
             let folder = try ProfileFolderName.encode(profile)
-            guard let name = try history(folder, in: &state).names[generation] else {
+            let known = try history(folder, in: &state)
+            guard known.names[generation] != nil || known.records[generation] != nil else {
                 throw .notFound(profile: profile, generation: generation)
             }
-            switch try load(folder: folder, name: name, profile: profile, generation: generation) {
+            switch try loadAny(folder: folder, profile: profile, generation: generation, state: &state) {
             case .intact(let snapshot):
                 return snapshot
-            case .damaged(let reason):
-                throw .corrupt(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+            case .damaged(let notice):
+                throw .corrupt(notice)
             case nil:
                 state.histories[folder]?.remove(generation)
                 throw .notFound(profile: profile, generation: generation)
@@ -88,16 +95,30 @@ extension SnapshotStore {
             let folder = try ProfileFolderName.encode(profile)
             var listing = SnapshotListing(snapshots: [], notices: [])
             for generation in try history(folder, in: &state).generations.reversed() {
-                guard let name = state.histories[folder]?.names[generation] else { continue }
-                switch try header(folder: folder, name: name, profile: profile, generation: generation) {
-                case .intact(let info):
-                    listing.snapshots.append(info)
-                case .damaged(let reason):
-                    listing.notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
-                case nil:
-                    state.histories[folder]?.remove(generation)
+                if let name = state.histories[folder]?.names[generation] {
+                    switch try header(folder: folder, name: name, profile: profile, generation: generation) {
+                    case .intact(let info):
+                        listing.snapshots.append(info)
+                    case .damaged(let reason):
+                        listing.notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+                    case nil:
+                        state.histories[folder]?.remove(generation)
+                    }
+                } else if let record = state.histories[folder]?.records[generation] {
+                    switch try recordHeader(folder: folder, record, profile: profile, generation: generation) {
+                    case .intact(let info):
+                        listing.snapshots.append(info)
+                    case .damaged(let reason):
+                        listing.notices.append(cutRecord(folder, record, reason: reason, state: &state))
+                    case nil:
+                        state.histories[folder]?.remove(generation)
+                    }
                 }
             }
+            // A cut record takes the ones after it in its segment along.
+            let kept = Set(state.histories[folder]?.generations ?? [])
+            listing.snapshots.removeAll { !kept.contains($0.generation) }
+            listing.notices = takeLoadNotices(folder, state: &state) + listing.notices
             return listing
         }
     }
@@ -106,6 +127,65 @@ extension SnapshotStore {
     public func profiles() throws(SnapshotError) -> [String] {
         try Disk.entries(of: snapshotsDirectory).filter { !$0.hasPrefix(".") }
             .compactMap(ProfileFolderName.decode).sorted()
+    }
+
+    /// One generation from its file, else its journal record; a damaged one
+    /// is set aside (a file renamed, a record cut with the rest of its segment).
+    private func loadAny(folder: String, profile: String, generation: Int,
+                         state: inout StoreState) throws(SnapshotError) -> Loaded? {
+        if let name = state.histories[folder]?.names[generation] {
+            switch try load(folder: folder, name: name, profile: profile, generation: generation) {
+            case .intact(let snapshot): return .intact(snapshot)
+            case .damaged(let reason):
+                return .damaged(setAside(profile: profile, folder: folder, name: name, generation: generation,
+                                         reason: reason, state: &state))
+            case nil: return nil
+            }
+        }
+        guard let record = state.histories[folder]?.records[generation] else { return nil }
+        guard let bytes = try readRecord(folder, record) else { return nil }
+        let verdict: SnapshotFileVerdict = bytes.isEmpty
+            ? .damaged("its checksum no longer matches")
+            : try Self.verdict(onFile: bytes, profile: profile, generation: generation)
+        switch verdict {
+        case .intact(let snapshot): return .intact(snapshot)
+        case .damaged(let reason): return .damaged(cutRecord(folder, record, reason: reason, state: &state))
+        }
+    }
+
+    /// A record's header fields, from the start of its payload as a file's.
+    private func recordHeader(folder: String, _ record: JournalLocation, profile: String,
+                              generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
+        guard let bytes = try readRecord(folder, record) else { return nil }
+        guard !bytes.isEmpty else { return .damaged("its checksum no longer matches") }
+        let prefix: [UInt8]?
+        do throws(GunzipProblem) {
+            prefix = try ZlibCodec.gunzipPrefix(bytes, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)
+        } catch {
+            switch error {
+            case .damaged(let reason): return .damaged(reason)
+            case .resource(let reason): throw .compression(reason)
+            }
+        }
+        guard let prefix else {
+            // Not in the store's key order (written by hand?): read it whole.
+            return switch try Self.verdict(onFile: bytes, profile: profile, generation: generation) {
+            case .intact(let snapshot): .intact(snapshot.info)
+            case .damaged(let reason): .damaged(reason)
+            }
+        }
+        do throws(DocumentProblem) {
+            return .intact(try SnapshotDocument.decodeHeader(prefix: prefix, profile: profile, generation: generation)
+                .info(bytes: bytes.count))
+        } catch {
+            return .damaged(error.reason)
+        }
+    }
+
+    /// What loading the folder's journal found, reported once.
+    private func takeLoadNotices(_ folder: String, state: inout StoreState) -> [SnapshotNotice] {
+        defer { state.histories[folder]?.notices.removeAll() }
+        return state.histories[folder]?.notices ?? []
     }
 
     /// Reads, inflates and decodes one file; nil when it vanished.

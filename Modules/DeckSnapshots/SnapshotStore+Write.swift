@@ -20,7 +20,7 @@ public struct SnapshotCommit: Sendable {
 }
 
 /// One generation on its way to disk.
-private struct PendingFile {
+struct PendingFile {
     var folder: String
     var header: SnapshotHeader
     var finalName: String
@@ -71,6 +71,9 @@ extension SnapshotStore {
             try prepare(entries, into: &files, state: &state)
         } catch {
             failure = error
+        }
+        if journal != nil, !files.isEmpty, files.allSatisfy({ state.journals[$0.folder] != nil }) {
+            return commitToJournal(files, failure: failure, state: &state)
         }
         for (index, folder) in firstIndexOfEachFolder(files).reversed() where !state.existingFolders.contains(folder) {
             do throws(SnapshotError) {
@@ -134,7 +137,15 @@ extension SnapshotStore {
         }
         // After any failure, check the folders again next time (one may have been removed).
         if failure != nil { state.existingFolders.removeAll() }
-        return SnapshotCommit(written: written, failure: failure, notices: retention.takeNotices())
+        var notices = retention.takeNotices() + state.maintenanceNotices
+        state.maintenanceNotices.removeAll()
+        for folder in Set(files.map(\.folder)) {
+            // A journaled folder's newest generation is a file now: maintain() starts a segment after it.
+            if journal != nil, state.journals[folder] == nil { state.needsSegment.insert(folder) }
+            notices += state.histories[folder]?.notices ?? []
+            state.histories[folder]?.notices.removeAll()
+        }
+        return SnapshotCommit(written: written, failure: failure, notices: notices)
     }
 
     /// Checks, numbers and compresses every entry; stops at the first bad one.
@@ -196,14 +207,20 @@ extension SnapshotStore {
     /// Forgets the oldest generations of `folder` beyond `keep` and has the
     /// retention worker delete their files.
     func applyRetention(_ folder: String, state: inout StoreState) {
-        guard var history = state.histories[folder] else { return }
+        guard var history = state.histories[folder], history.count > keep else { return }
         var doomed: [(path: String, label: String, generation: Int)] = []
-        for generation in history.generations.dropLast(keep) {
-            guard let name = history.names[generation] else { continue }
-            doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
-            history.remove(generation)
+        var touched: Set<String> = []
+        for generation in history.generations.prefix(history.count - keep) {
+            if let name = history.names[generation] {
+                doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
+            }
+            if let record = history.records[generation] { touched.insert(record.segment) }
         }
+        _ = history.removeOldest(history.count - keep)
         state.histories[folder] = history
+        for segment in retiredSegments(folder, touched: touched, state: state) {
+            doomed.append((filePath(folder, name: segment), "\(folder)/\(segment)", 0))
+        }
         retention.delete(doomed)
     }
 

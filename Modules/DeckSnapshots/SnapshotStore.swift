@@ -4,8 +4,11 @@ import Synchronization
 /// The snapshot history of every profile under `STATE/snapshots/` (PROFILE.md §6).
 ///
 /// One gzip file per generation, `STATE/snapshots/PROFILE/0000000042.json.gz`,
-/// written durably and atomically; damaged files are renamed `.corrupt` and
-/// skipped; the newest `keep` generations of each profile stay.
+/// written durably and atomically — or, with ``JournalSettings``, one
+/// checksummed record per generation appended to `PROFILE/BASE.journal`, with
+/// checkpoints as files; damaged files are renamed `.corrupt` and skipped,
+/// a damaged journal tail is cut and kept; the newest `keep` generations of
+/// each profile stay.
 ///
 /// Threads: every method does file I/O, so call the store from a writer thread,
 /// never from an event loop. It is `Sendable` and safe from any thread — a
@@ -27,6 +30,8 @@ public final class SnapshotStore: Sendable {
     public let snapshotsDirectory: String
     /// Generations kept per profile.
     public let keep: Int
+    /// How generations are appended to a journal; nil: one file each.
+    public let journal: JournalSettings?
     /// What opening found and cleaned up (temporary files of interrupted writes).
     public let openingNotices: [SnapshotNotice]
 
@@ -43,11 +48,14 @@ public final class SnapshotStore: Sendable {
     static let documentLimit = 1 << 30
 
     /// Opens (creating if needed) the store in `stateDirectory`, locks it, and
-    /// removes temporary files that a crash left behind.
+    /// removes temporary files that a crash left behind. With `journal`,
+    /// generations are appended to journal segments (docs/snapshots.md);
+    /// segments already there are read either way.
     ///
     /// - Throws: `invalidKeep` for `keep < 1`; `stateInUse` when another store
     ///   holds the folder; `system` when a folder cannot be created or read.
-    public init(stateDirectory: String, keep: Int = SnapshotStore.defaultKeep) throws(SnapshotError) {
+    public init(stateDirectory: String, keep: Int = SnapshotStore.defaultKeep,
+                journal: JournalSettings? = nil) throws(SnapshotError) {
         guard keep >= 1 else { throw .invalidKeep(keep) }
         let root = stateDirectory.count > 1 && stateDirectory.hasSuffix("/")
             ? String(stateDirectory.dropLast()) : stateDirectory
@@ -71,6 +79,7 @@ public final class SnapshotStore: Sendable {
         self.stateDirectory = root
         self.snapshotsDirectory = snapshots
         self.keep = keep
+        self.journal = journal
         self.lockDescriptor = fd
         self.state = Mutex(StoreState())
     }
@@ -88,6 +97,10 @@ public final class SnapshotStore: Sendable {
         // Finish background deletions while the folder is still ours: nothing
         // of this store touches the disk once the next owner may have it.
         retention.wait()
+        state.withLock { state in
+            for appender in state.journals.values { _ = close(appender.descriptor) }
+            state.journals.removeAll()
+        }
         // Unlock before closing: a child forked by another thread may still hold a
         // duplicate of this descriptor until it execs, and close alone would
         // leave the lock held through that duplicate.
@@ -164,26 +177,97 @@ struct StoreState: Sendable {
     var existingFolders: Set<String> = []
     /// The deflate stream every write reuses (see ``GzipDeflater``).
     let deflater = GzipDeflater()
+    /// Per profile folder, the journal segment appends go to.
+    var journals: [String: JournalAppender] = [:]
+    /// Folders whose newest generation went to a file because no segment was
+    /// open: ``SnapshotStore/maintain()`` starts one.
+    var needsSegment: Set<String> = []
+    /// Checkpoint or segment failures, for the next commit's notices.
+    var maintenanceNotices: [SnapshotNotice] = []
 }
 
 /// The generation numbers present in one profile folder.
 struct ProfileHistory: Sendable {
     /// Intact final names by generation. Files renamed `.corrupt` leave this map.
     private(set) var names: [Int: String] = [:]
+    /// Generations held as journal records (a generation that also has a
+    /// file is read from the file: a checkpoint's file is authoritative).
+    private(set) var records: [Int: JournalLocation] = [:]
     /// The highest number any file name has carried, `.corrupt` ones included,
     /// so a number is never handed out twice.
     var highest = 0
+    /// What loading the folder's journal found (cut tails, set-aside
+    /// segments), for the next call that reports notices.
+    var notices: [SnapshotNotice] = []
 
-    /// The intact generations, oldest first.
-    var generations: [Int] { names.keys.sorted() }
+    /// The intact generations, oldest first, kept sorted as they change: a
+    /// journal holds up to ~100,000 of them, and sorting them on every
+    /// commit's retention cost more than the commit.
+    private(set) var generations: [Int] = []
+
+    var count: Int { generations.count }
 
     mutating func add(_ generation: Int, name: String) {
         names[generation] = name
-        highest = max(highest, generation)
+        insert(generation)
+    }
+
+    mutating func add(_ generation: Int, record: JournalLocation) {
+        records[generation] = record
+        insert(generation)
     }
 
     mutating func remove(_ generation: Int) {
-        names[generation] = nil
+        let hadName = names.removeValue(forKey: generation) != nil
+        let hadRecord = records.removeValue(forKey: generation) != nil
+        if hadName || hadRecord { removeFromOrder(generation) }
+    }
+
+    /// Forgets the oldest `count` generations; returns them.
+    mutating func removeOldest(_ count: Int) -> ArraySlice<Int> {
+        let doomed = generations.prefix(count)
+        for generation in doomed {
+            names[generation] = nil
+            records[generation] = nil
+        }
+        generations.removeFirst(doomed.count)
+        return doomed
+    }
+
+    /// Forgets every record of `segment` from byte `offset` on (a cut tail).
+    mutating func removeRecords(of segment: String, from offset: Int) {
+        let cut = records.filter { $0.value.segment == segment && $0.value.offset >= offset }.keys
+        for generation in cut {
+            records[generation] = nil
+            // A generation with a file stays: the file is authoritative.
+            if names[generation] == nil { removeFromOrder(generation) }
+        }
+    }
+
+    private mutating func removeFromOrder(_ generation: Int) {
+        let index = position(of: generation)
+        if index < generations.count, generations[index] == generation { generations.remove(at: index) }
+    }
+
+    private mutating func insert(_ generation: Int) {
+        highest = max(highest, generation)
+        if let last = generations.last, last >= generation {
+            let index = position(of: generation)
+            if index < generations.count, generations[index] == generation { return }
+            generations.insert(generation, at: index)
+        } else {
+            generations.append(generation)
+        }
+    }
+
+    /// The first index whose generation is not below `generation`.
+    private func position(of generation: Int) -> Int {
+        var low = 0, high = generations.count
+        while low < high {
+            let middle = (low + high) / 2
+            if generations[middle] < generation { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -192,11 +276,14 @@ extension SnapshotStore {
     func history(_ folder: String, in state: inout StoreState) throws(SnapshotError) -> ProfileHistory {
         if let known = state.histories[folder] { return known }
         var history = ProfileHistory()
+        var segments: [(base: Int, name: String)] = []
         for name in try Disk.entries(of: folderPath(folder)) {
+            if let base = JournalFormat.base(ofFileName: name) { segments.append((base, name)) }
             guard let parsed = Self.parseFileName(name) else { continue }
             history.highest = max(history.highest, parsed.generation)
             if parsed.isFinal { history.add(parsed.generation, name: name) }
         }
+        try loadJournal(folder, segments: segments.sorted { $0.base < $1.base }, into: &history, state: &state)
         state.histories[folder] = history
         return history
     }

@@ -19,9 +19,9 @@ enum ZlibCodec {
     static let level: Int32 = 6
 
     /// zlib's CRC-32, the one gzip and PROFILE.md's `source.crc32` use.
-    static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        guard let base = bytes.baseAddress else { return 0 }
-        return UInt32(truncatingIfNeeded: crc32_z(0, base.assumingMemoryBound(to: Bytef.self), bytes.count))
+    static func crc32(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress else { return seed }
+        return UInt32(truncatingIfNeeded: crc32_z(UInt(seed), base.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
     /// Compresses `input` into one gzip member with a deflate stream of its own.

@@ -16,7 +16,7 @@ struct DurabilityTests {
         try host.kill9()
         try host.start()
         let again = try host.device()
-        #expect(again.welcome?.revision == revision)
+        #expect(again.welcome?.revision == revision, "\(host.log)")
         #expect(again.welcomeLayout.button(page: 1, index: 4) == terminal)
         #expect(again.welcomeLayout.button(page: 0, index: 1) == nil)
     }
@@ -63,7 +63,8 @@ struct DurabilityTests {
     /// still a `restore` generation, and the log and `status` say so — for
     /// the whole run, however many notices come later.
     @Test func aNewestSnapshotWithADamagedStartFallsBackAndTheNoticeStaysInStatus() throws {
-        let host = try startedHost()
+        // Each generation a file of its own, to damage 22 of them; JournalHostTests damage records.
+        let host = try startedHost(arguments: ["--no-journal"])
         let device = try host.device()
         let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
         let lost = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal)))
@@ -162,8 +163,10 @@ struct DurabilityTests {
         try device.expectOK(.setButton(page: 0, index: 7, button: DeckButton(name: "Mail", action: .open("mailto:a@b.c"))))
         // A generous bound: the stop waits for ~3,000 unlinks, which took 7.8 s on a disk shared by busy builds.
         #expect(try host.stop(timeout: .seconds(60)) == 0)
+        // The generations are files here (the edit came before a journal segment was open); the empty segment is not one.
         let files = try FileManager.default.contentsOfDirectory(atPath: host.state + "/snapshots/default")
-        #expect(files.count == 2, "\(files.count) files")
+            .filter { !$0.hasSuffix(".journal") }
+        #expect(files.count == 2, "\(files)")
     }
 
     @Test(.enabled(if: canMakeFolderUnwritable, "needs chattr +i (as root) or permission bits"))

@@ -6,6 +6,10 @@
 //       its own line only after the write call returned. Revision == generation
 //       and the layout is a function of the revision, so the test can check
 //       every file's content. Prints "ready" once the store is open.
+//   deck-snapshot-torture loop-journal STATE PROFILE
+//       The same through the journal, a checkpoint and a new segment every
+//       7 records (maintain() after each write), so kills land in appends,
+//       checkpoints and segment starts alike.
 //   deck-snapshot-torture fill STATE PROFILE MAX_FILE_BYTES
 //       Limits file size with RLIMIT_FSIZE (a disk that fills up), tries one
 //       large write and prints the error's description, or "written".
@@ -53,9 +57,10 @@ guard arguments.count >= 4 else { fail("usage: loop STATE PROFILE | fill STATE P
 let (mode, statePath, profile) = (arguments[1], arguments[2], arguments[3])
 
 switch mode {
-case "loop":
+case "loop", "loop-journal":
     do {
-        let store = try SnapshotStore(stateDirectory: statePath, keep: 1_000_000)
+        let journal = mode == "loop-journal" ? JournalSettings(recordsPerSegment: 7) : nil
+        let store = try SnapshotStore(stateDirectory: statePath, keep: 1_000_000, journal: journal)
         var revision = try store.newest(profile: profile).snapshot?.info.revision ?? 0
         say("ready")
         var random = SystemRandomNumberGenerator()
@@ -65,19 +70,20 @@ case "loop":
             let commit = store.write(entries)
             for info in commit.written { say(String(info.generation)) }
             if let failure = commit.failure { fail("write failed: \(failure)") }
+            store.maintain()
             revision += count
         }
     } catch {
         fail("\(error)")
     }
-case "fill":
+case "fill", "fill-journal":
     guard arguments.count == 5, let limit = Int(arguments[4]) else { fail("fill needs MAX_FILE_BYTES") }
     // Past the limit the kernel sends SIGXFSZ (which would kill us) and write fails with EFBIG.
     signal(SIGXFSZ, SIG_IGN)
     var bound = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
     guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &bound) == 0 else { fail("setrlimit failed") }
     do {
-        let store = try SnapshotStore(stateDirectory: statePath)
+        let store = try SnapshotStore(stateDirectory: statePath, journal: mode == "fill-journal" ? JournalSettings() : nil)
         let revision = (try store.newest(profile: profile).snapshot?.info.revision ?? 0) + 1
         try store.write(entry(profile: profile, revision: revision, pages: 400))
         say("written")

@@ -14,8 +14,8 @@ struct Sandbox {
         directory = try TemporaryDirectory(prefix: name)
     }
 
-    func open(keep: Int = SnapshotStore.defaultKeep) throws -> SnapshotStore {
-        try SnapshotStore(stateDirectory: state, keep: keep)
+    func open(keep: Int = SnapshotStore.defaultKeep, journal: JournalSettings? = nil) throws -> SnapshotStore {
+        try SnapshotStore(stateDirectory: state, keep: keep, journal: journal)
     }
 
     /// `STATE/snapshots/FOLDER`.

@@ -6,13 +6,16 @@ the same run where it has one:
   the tile to the first frame that shows it lifted (target ≤ 1);
 - tap → the action's process started, over its floor (CDP's touch delivery +
   a WebSocket round trip from the page + spawning /bin/sh once) (target ≤ 1.5×);
-- page load → first layout drawn (target ≤ 150 ms);
+- page load → first layout drawn (target ≤ 150 ms), and as a ratio to a floor
+  page served by the same deckd (one HTML file and one module that opens the
+  WebSocket and writes the welcome's layout as text) (target ≤ 1.5×);
 - the app's weight: every file the page loads, as sent (gzip) (target ≤ 60 KB).
 
 Prints a table and writes bench/web-results.json. Reports only: it never fails on a slow machine."""
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,6 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+import conftest  # noqa: E402
 from cdp import Browser  # noqa: E402
 from conftest import Host  # noqa: E402
 from deck import Deck  # noqa: E402
@@ -128,11 +132,52 @@ def first_draw(page, host):
     return times, weight
 
 
+FLOOR_HTML = """<!doctype html><meta charset="utf-8"><title>floor</title><pre id="out"></pre>
+<script type="module" src="floor.mjs"></script>
+"""
+FLOOR_MODULE = """const s = new WebSocket(`ws://${location.host}/ws`);
+s.onopen = () => s.send(JSON.stringify({type: 'hello', id: 0, protocol: 7, device: {name: 'floor', kind: 'phone'}}));
+s.onmessage = (m) => { const msg = JSON.parse(m.data); if (msg.type !== 'welcome') return;
+  document.getElementById('out').textContent = msg.layout.pages
+    .map((p) => p.buttons.map((b) => (b ? b.name : '·')).join(' | ')).join('\\n');
+  requestAnimationFrame(() => performance.mark('deck:first-layout')); s.close(); };
+"""
+
+
+def floor_web_root(root):
+    """The app's files plus /floor/ (the first-draw floor page) in a temporary web root, so the
+    same deckd serves both and the floor is never in Apps/web, where an install would ship it."""
+    web = Path(root) / "web"
+    shutil.copytree(conftest.APP, web, ignore=shutil.ignore_patterns("test"))
+    (web / "floor").mkdir()
+    (web / "floor" / "index.html").write_text(FLOOR_HTML)
+    (web / "floor" / "floor.mjs").write_text(FLOOR_MODULE)
+    return web
+
+
+def first_draw_against_floor(page, host):
+    """Page load → first layout of the deck and of the floor page, alternating, the cache off,
+    each from a blank page (as first_draw). The floor marks its draw the same way, one frame
+    after writing the text, as the deck marks it after drawing."""
+    page.call("Network.enable")
+    page.call("Network.setCacheDisabled", {"cacheDisabled": True})
+    deck, floor_times = [], []
+    for _ in range(max(15, ROUNDS)):
+        for url, times in ((host.url, deck), (host.url + "floor/index.html", floor_times)):
+            page.goto("about:blank")
+            page.wait("location.href === 'about:blank' && document.readyState === 'complete'", what="a blank page")
+            page.goto(url)
+            page.wait("performance.getEntriesByName('deck:first-layout').length > 0", what=f"the first layout of {url}")
+            times.append(page.js("performance.getEntriesByName('deck:first-layout')[0].startTime") / 1000)
+    return deck, floor_times
+
+
 def main():
     bindir = Path(os.environ.get("DECK_BIN", ".build/release"))
     browser = Browser()
     results = {}
     with tempfile.TemporaryDirectory(prefix="deck-web-bench-") as root:
+        conftest.APP = floor_web_root(root)  # this process's hosts serve the copy with /floor/
         host = Host(bindir, root, layout=LAYOUT)
         try:
             if not host.web:
@@ -145,6 +190,7 @@ def main():
             taps = tap_to_started(host, page, deck)
             cdp, ws, spawn = floor(page, host)
             draws, weight = first_draw(page, host)
+            deck_draws, floor_draws = first_draw_against_floor(page, host)
         finally:
             host.stop()
             browser.close()
@@ -158,6 +204,8 @@ def main():
                                             "spawnSh": med(spawn) * 1000}, "target": 1.5},
         "firstLayout": {"median_ms": med(draws) * 1000, "max_ms": max(draws) * 1000, "target_ms": 150},
         "weight": {"bytes": total, "files": len(weight), "target_bytes": 60 * 1024},
+        "firstLayoutVsFloor": {"median_ms": med(deck_draws) * 1000, "floor_median_ms": med(floor_draws) * 1000,
+                               "ratio": med(deck_draws) / med(floor_draws), "target": 1.5},
     }
     print("web deck (headless Chromium, loopback, release deckd)")
     print(f"  touch → lifted tile drawn   {results['liftFrames']['max']} frame(s) at most (median {results['liftFrames']['median']})   target ≤ 1")
@@ -166,6 +214,9 @@ def main():
           f"(CDP {t['floor_parts_ms']['cdpTouch']:.1f} + WS {t['floor_parts_ms']['webSocketRoundTrip']:.1f} + spawn {t['floor_parts_ms']['spawnSh']:.1f})   target ≤ 1.5×")
     f = results["firstLayout"]
     print(f"  page load → first layout    {f['median_ms']:.0f} ms median, {f['max_ms']:.0f} ms max   target ≤ 150 ms")
+    r = results["firstLayoutVsFloor"]
+    print(f"  first layout vs floor page  {r['median_ms']:.0f} ms = {r['ratio']:.2f}× floor {r['floor_median_ms']:.0f} ms "
+          f"(one HTML file + one module, same deckd)   target ≤ 1.5×")
     print(f"  weight (as sent, gzip)      {total / 1024:.1f} KB in {len(weight)} files   target ≤ 60 KB")
     os.makedirs("bench", exist_ok=True)
     with open("bench/web-results.json", "w") as out:

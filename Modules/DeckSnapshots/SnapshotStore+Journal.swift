@@ -1,0 +1,177 @@
+import Glibc
+
+/// How a store appends generations to a journal instead of writing a file
+/// for each (docs/snapshots.md, "The journal").
+public struct JournalSettings: Sendable, Hashable {
+    /// After this many records in a segment, the newest generation is written
+    /// as a snapshot file and a new segment begins.
+    public var recordsPerSegment: Int
+    /// The same after this many bytes.
+    public var bytesPerSegment: Int
+
+    /// Checkpoints every `recordsPerSegment` records or `bytesPerSegment` bytes, whichever comes first.
+    public init(recordsPerSegment: Int = 1_000, bytesPerSegment: Int = 16 << 20) {
+        self.recordsPerSegment = max(1, recordsPerSegment)
+        self.bytesPerSegment = max(JournalFormat.fileHeaderSize + 1, bytesPerSegment)
+    }
+}
+
+/// Where one generation's record lies: its segment, and its payload's place in it.
+struct JournalLocation: Sendable, Hashable {
+    var segment: String
+    var offset: Int
+    var length: Int
+}
+
+/// The open segment a profile folder appends to.
+struct JournalAppender: Sendable {
+    var name: String
+    var descriptor: Int32
+    var header: JournalFormat.FileHeader
+    /// Where the next record goes: the end of the last good one.
+    var end: Int
+    var records: Int
+    /// The newest record in it, the one a checkpoint writes as a file.
+    var newest: (generation: Int, location: JournalLocation)?
+}
+
+extension SnapshotStore {
+    /// Reads every segment of `folder` in base order: records become
+    /// generations; a damaged or torn tail is set aside and cut; a damaged
+    /// header sets the whole segment aside. The last segment stays open for appends.
+    ///
+    /// - Throws: `newerJournal` for a segment of a newer format (nothing is
+    ///   changed: a newer deckd's data is not ours to cut); `system` when one cannot be read.
+    func loadJournal(_ folder: String, segments: [(base: Int, name: String)], into history: inout ProfileHistory,
+                     state: inout StoreState) throws(SnapshotError) {
+        if let open = state.journals.removeValue(forKey: folder) { _ = close(open.descriptor) }
+        var current: JournalAppender?
+        for (index, segment) in segments.enumerated() {
+            let path = filePath(folder, name: segment.name)
+            guard let (bytes, _, regular) = try Disk.readFile(path, limit: Self.documentLimit) else { continue }
+            let label = "journal \(folder)/\(segment.name)"
+            guard regular else {
+                history.notices.append(setAsideSegment(folder, segment.name, label: label, reason: "it is not a regular file"))
+                continue
+            }
+            let header: JournalFormat.FileHeader
+            do throws(JournalFormat.HeaderProblem) {
+                header = try JournalFormat.decodeHeader(bytes[...])
+            } catch {
+                switch error {
+                case .newer(let version): throw .newerJournal(path: path, version: Int(version))
+                case .damaged(let reason):
+                    history.notices.append(setAsideSegment(folder, segment.name, label: label, reason: reason))
+                    continue
+                }
+            }
+            let scan = JournalFormat.scan(bytes, header: header, limit: Self.fileLimit)
+            for record in scan.records where history.names[record.generation] == nil {
+                history.add(record.generation, record: JournalLocation(segment: segment.name, offset: record.offset,
+                                                                       length: record.length))
+            }
+            history.highest = max(history.highest, scan.records.last?.generation ?? 0, Int(clamping: header.base))
+            if let problem = scan.problem {
+                history.notices.append(cutTail(folder, segment.name, bytes: bytes[scan.end...], at: scan.end,
+                                               records: scan.records.count, reason: problem))
+            }
+            guard index == segments.count - 1, journal != nil else { continue }
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .system(operation: "open", path: path, code: errno) }
+            current = JournalAppender(name: segment.name, descriptor: descriptor, header: header, end: scan.end,
+                                      records: scan.records.count,
+                                      newest: scan.records.last.map { ($0.generation, JournalLocation(
+                                          segment: segment.name, offset: $0.offset, length: $0.length)) })
+        }
+        if let current { state.journals[folder] = current } else if journal != nil { state.needsSegment.insert(folder) }
+    }
+
+    /// The bytes of one record, checked again against its checksum.
+    func readRecord(_ folder: String, _ location: JournalLocation) throws(SnapshotError) -> [UInt8]? {
+        let path = filePath(folder, name: location.segment)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .system(operation: "open", path: path, code: errno)
+        }
+        defer { _ = close(descriptor) }
+        let start = location.offset - JournalFormat.recordHeaderSize
+        var bytes = [UInt8](repeating: 0, count: JournalFormat.recordHeaderSize + location.length)
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw .system(operation: "read", path: path, code: errno) }
+            if count == 0 { return [] }  // shorter than the scan saw: the check below refuses it
+            done += count
+        }
+        let expected = JournalFormat.read32(bytes[...], 20)
+        let actual = bytes.withUnsafeBytes { raw in
+            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[24...]), seed: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<20])))
+        }
+        return actual == expected ? Array(bytes[24...]) : []
+    }
+
+    /// A record found damaged when read in full: it and everything after it
+    /// in its segment are set aside, as a scan would have.
+    func cutRecord(_ folder: String, _ location: JournalLocation, reason: String, state: inout StoreState) -> SnapshotNotice {
+        let path = filePath(folder, name: location.segment)
+        let at = location.offset - JournalFormat.recordHeaderSize
+        let tail = (try? Disk.readFile(path, limit: Self.documentLimit))??.bytes ?? []
+        let notice = cutTail(folder, location.segment, bytes: tail.count > at ? tail[at...] : [], at: at,
+                             records: nil, reason: reason)
+        state.histories[folder]?.removeRecords(of: location.segment, from: location.offset)
+        if var appender = state.journals[folder], appender.name == location.segment {
+            appender.end = min(appender.end, at)
+            if let newest = appender.newest, newest.location.offset >= location.offset { appender.newest = nil }
+            state.journals[folder] = appender
+        }
+        return notice
+    }
+
+    /// Keeps the refused bytes as `SEGMENT-OFFSET.corrupt`, then truncates the segment to its good records.
+    private func cutTail(_ folder: String, _ name: String, bytes: ArraySlice<UInt8>, at offset: Int, records: Int?,
+                         reason: String) -> SnapshotNotice {
+        let label = "journal \(folder)/\(name)"
+        var kept = "\(name)-\(offset).corrupt"
+        var attempt = 1
+        while Disk.exists(filePath(folder, name: kept)) {
+            attempt += 1
+            kept = "\(name)-\(offset)-\(attempt).corrupt"
+        }
+        let after = records.map { " after its \($0) good record\($0 == 1 ? "" : "s")" } ?? ""
+        var message = "\(label) has \(reason) at byte offset \(offset)\(after); it and everything after it "
+            + "(\(bytes.count) bytes) were refused"
+        do throws(SnapshotError) {
+            try Disk.replaceDurably(folder: folderPath(folder), name: kept, bytes: Array(bytes))
+            message += " and kept as \(kept)"
+            let path = filePath(folder, name: name)
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .system(operation: "open", path: path, code: errno) }
+            defer { _ = close(descriptor) }
+            guard ftruncate(descriptor, off_t(offset)) == 0 else { throw .system(operation: "truncate", path: path, code: errno) }
+            try Disk.flushData(descriptor, path: path)
+        } catch {
+            message += " (\(error))"
+        }
+        return SnapshotNotice(kind: .corrupt, profile: ProfileFolderName.decode(folder), generation: nil, message: message)
+    }
+
+    /// Renames a whole segment `NAME.corrupt` (its header cannot be trusted).
+    private func setAsideSegment(_ folder: String, _ name: String, label: String, reason: String) -> SnapshotNotice {
+        var target = name + ".corrupt"
+        var attempt = 1
+        while Disk.exists(filePath(folder, name: target)) {
+            attempt += 1
+            target = name + "-\(attempt).corrupt"
+        }
+        do throws(SnapshotError) {
+            try Disk.rename(filePath(folder, name: name), to: filePath(folder, name: target))
+            return SnapshotNotice(kind: .corrupt, profile: ProfileFolderName.decode(folder), generation: nil,
+                                  message: "\(label) was corrupt (\(reason)); kept as \(target)")
+        } catch {
+            return SnapshotNotice(kind: .corruptNotRenamed, profile: ProfileFolderName.decode(folder), generation: nil,
+                                  message: "\(label) is corrupt (\(reason)) and could not be renamed (\(error)); skipped")
+        }
+    }
+}

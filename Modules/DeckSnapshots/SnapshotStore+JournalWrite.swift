@@ -1,0 +1,150 @@
+import Glibc
+
+extension SnapshotStore {
+    /// Appends a batch to the folders' open segments: one `pwrite` and one
+    /// `fdatasync` per run of entries for the same folder, into a file that
+    /// already exists (no rename, no folder flush). A run that fails is cut
+    /// off again (`ftruncate` to where it began), and it and everything after
+    /// it are not written — the same durable prefix a file batch gives.
+    func commitToJournal(_ files: [PendingFile], failure: SnapshotError?, state: inout StoreState) -> SnapshotCommit {
+        var failure = failure
+        var written = 0
+        var start = 0
+        while start < files.count {
+            let folder = files[start].folder
+            var end = start
+            while end < files.count, files[end].folder == folder { end += 1 }
+            guard var appender = state.journals[folder] else { break }
+            var bytes: [UInt8] = []
+            var locations: [(Int, JournalLocation)] = []
+            for file in files[start..<end] {
+                JournalFormat.appendRecord(generation: file.header.generation, payload: file.gzip, header: appender.header,
+                                           to: &bytes)
+                locations.append((file.header.generation, JournalLocation(
+                    segment: appender.name, offset: appender.end + bytes.count - file.gzip.count, length: file.gzip.count)))
+            }
+            let path = filePath(folder, name: appender.name)
+            do throws(SnapshotError) {
+                try Disk.writeAll(appender.descriptor, bytes, at: appender.end, path: path)
+                try Disk.flushData(appender.descriptor, path: path)
+            } catch {
+                // Nothing of this run may stay: a later append must not follow a torn record.
+                if ftruncate(appender.descriptor, off_t(appender.end)) != 0 || fdatasync(appender.descriptor) != 0 {
+                    _ = close(appender.descriptor)
+                    state.journals[folder] = nil
+                    state.needsSegment.insert(folder)
+                }
+                failure = error
+                break
+            }
+            appender.end += bytes.count
+            appender.records += locations.count
+            appender.newest = locations.last
+            state.journals[folder] = appender
+            var history = state.histories[folder] ?? ProfileHistory()
+            for (generation, location) in locations { history.add(generation, record: location) }
+            state.histories[folder] = history
+            written = end
+            start = end
+        }
+        if failure == nil, written < files.count { failure = .invalidEntry("no journal segment is open for the profile") }
+        for folder in Set(files.prefix(written).map(\.folder)) { applyRetention(folder, state: &state) }
+        var notices = retention.takeNotices() + state.maintenanceNotices
+        state.maintenanceNotices.removeAll()
+        for folder in Set(files.map(\.folder)) {
+            notices += state.histories[folder]?.notices ?? []
+            state.histories[folder]?.notices.removeAll()
+        }
+        return SnapshotCommit(written: files.prefix(written).map { $0.header.info(bytes: $0.gzip.count) },
+                              failure: failure, notices: notices)
+    }
+
+    /// Work that must not delay an acknowledgement, for the writer to call
+    /// right after handing a commit back: a folder without a segment gets one
+    /// (after its newest generation went to a file), and a segment past
+    /// ``JournalSettings`` gets a checkpoint — its newest generation written
+    /// as a snapshot file — and a new segment after it. Failures are reported
+    /// in the next commit's notices; appends go on where they were.
+    public func maintain() {
+        guard let settings = journal else { return }
+        state.withLock { state in
+            for folder in state.needsSegment.sorted() {
+                guard let history = state.histories[folder] else { continue }
+                if startSegment(folder, base: history.highest, state: &state) { state.needsSegment.remove(folder) }
+            }
+            for (folder, appender) in state.journals.sorted(by: { $0.key < $1.key })
+            where appender.records >= settings.recordsPerSegment || appender.end >= settings.bytesPerSegment {
+                guard let newest = appender.newest, checkpoint(folder, newest, state: &state) else { continue }
+                _ = startSegment(folder, base: newest.generation, state: &state)
+            }
+        }
+    }
+
+    /// Writes each folder's newest generation as a snapshot file when it is
+    /// only a record, so that a stopped store's newest generation is a plain
+    /// gzip file (deckd calls it on a clean stop). Appends go on in the same segment.
+    public func checkpoint() {
+        state.withLock { state in
+            for (folder, appender) in state.journals.sorted(by: { $0.key < $1.key }) {
+                if let newest = appender.newest { _ = checkpoint(folder, newest, state: &state) }
+            }
+        }
+    }
+
+    /// The record's bytes as `0000000042.json.gz`; true once durable (or already there).
+    private func checkpoint(_ folder: String, _ newest: (generation: Int, location: JournalLocation),
+                            state: inout StoreState) -> Bool {
+        if state.histories[folder]?.names[newest.generation] != nil { return true }
+        let name = Self.fileName(generation: newest.generation)
+        do throws(SnapshotError) {
+            guard let bytes = try readRecord(folder, newest.location), !bytes.isEmpty else {
+                throw .invalidEntry("its journal record could not be read back")
+            }
+            try Disk.replaceDurably(folder: folderPath(folder), name: name, bytes: bytes)
+            state.histories[folder]?.add(newest.generation, name: name)
+            return true
+        } catch {
+            state.maintenanceNotices.append(SnapshotNotice(
+                kind: .retentionFailed, profile: ProfileFolderName.decode(folder), generation: newest.generation,
+                message: "could not write the checkpoint \(folder)/\(name): \(error); the journal still holds it"))
+            return false
+        }
+    }
+
+    /// Creates `BASE.journal` with its header, durable with its folder, and appends go there from now on.
+    @discardableResult
+    private func startSegment(_ folder: String, base: Int, state: inout StoreState) -> Bool {
+        let name = JournalFormat.fileName(base: base)
+        let path = filePath(folder, name: name)
+        var random = SystemRandomNumberGenerator()
+        let header = JournalFormat.FileHeader(version: JournalFormat.version, salt1: random.next(), salt2: random.next(),
+                                              base: UInt64(base))
+        var descriptor: Int32 = -1
+        do throws(SnapshotError) {
+            // Whole or not at all, as a snapshot file: a kill between creating
+            // the file and flushing its header must not leave a header-less
+            // segment, which the next start would have to call damage.
+            guard !Disk.exists(path) else { throw .system(operation: "create", path: path, code: EEXIST) }
+            try Disk.replaceDurably(folder: folderPath(folder), name: name, bytes: header.encoded())
+            descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .system(operation: "open", path: path, code: errno) }
+        } catch {
+            state.maintenanceNotices.append(SnapshotNotice(
+                kind: .retentionFailed, profile: ProfileFolderName.decode(folder), generation: nil,
+                message: "could not start the journal segment \(folder)/\(name): \(error); generations are written as files meanwhile"))
+            return false
+        }
+        if let old = state.journals[folder] { _ = close(old.descriptor) }
+        state.journals[folder] = JournalAppender(name: name, descriptor: descriptor, header: header,
+                                                 end: JournalFormat.fileHeaderSize, records: 0, newest: nil)
+        return true
+    }
+
+    /// Segments none of whose records are kept any more, except the open one: retention deletes them.
+    func retiredSegments(_ folder: String, touched: Set<String>, state: StoreState) -> [String] {
+        guard !touched.isEmpty, let history = state.histories[folder] else { return [] }
+        let live = Set(history.records.values.map(\.segment))
+        let open = state.journals[folder]?.name
+        return touched.filter { !live.contains($0) && $0 != open }.sorted()
+    }
+}

@@ -1,0 +1,164 @@
+import DeckModel
+@testable import DeckSnapshots
+import DeckTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// A journal of generations 2…`count` after the file of generation 1, and
+/// where each record starts in its segment.
+private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = false) throws
+    -> (segment: String, bytes: [UInt8], starts: [Int]) {
+    do {
+        let store = try journaled(sandbox)
+        for revision in 2..<count { try store.write(sampleEntry(revision)) }
+        var last = sampleEntry(count)
+        // A one-button layout keeps the torn test's every-offset loop short.
+        if smallLast { last.layout = .empty() }
+        try store.write(last)
+    }
+    let segment = sandbox.folder() + "/0000000001.journal"
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+    let header = try JournalFormat.decodeHeader(bytes[...])
+    let scan = JournalFormat.scan(bytes, header: header, limit: 1 << 30)
+    #expect(scan.problem == nil && scan.records.map(\.generation) == Array(2...count))
+    return (segment, bytes, scan.records.map { $0.offset - JournalFormat.recordHeaderSize })
+}
+
+/// Puts `bytes` back as the segment and removes what earlier rounds set aside.
+private func reset(_ sandbox: Sandbox, _ segment: String, _ bytes: ArraySlice<UInt8>) throws {
+    for name in sandbox.files() where name.hasSuffix(".corrupt") { unlink(sandbox.folder() + "/" + name) }
+    try Data(bytes).write(to: URL(fileURLWithPath: segment))
+}
+
+@Suite("The journal's faults: torn tails, flipped bits, a newer format, a full disk, kill -9")
+struct JournalFaultTests {
+    @Test func aTornLastRecordIsCutAtEveryByteOffsetAndEveryEarlierRecordIsKept() throws {
+        let sandbox = try Sandbox("journal-torn")
+        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, smallLast: true)
+        let last = try #require(starts.last)
+        for cut in last..<bytes.count {
+            try reset(sandbox, segment, bytes[..<cut])
+            let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+            let reading = try store.newest(profile: "default")
+            #expect(reading.snapshot?.info.generation == 5, "cut at \(cut)")
+            #expect(reading.snapshot?.layout == sampleLayout(5), "cut at \(cut)")
+            if cut > last {
+                #expect(reading.notices.count == 1 && reading.notices[0].message.contains("byte offset \(last)"),
+                        "cut at \(cut): \(reading.notices)")
+            } else {
+                #expect(reading.notices.isEmpty, "cut at a record's start is a clean end")
+            }
+            #expect(try store.list(profile: "default").snapshots.map(\.generation) == [5, 4, 3, 2, 1])
+            // The cut is made on disk: the next record follows the last good one.
+            #expect(try store.write(sampleEntry(6)).written.map(\.generation) == [6], "cut at \(cut)")
+            #expect(try store.read(profile: "default", generation: 6).layout == sampleLayout(6))
+        }
+    }
+
+    @Test func aFlippedBitAnywhereRefusesItsRecordAndEverythingAfterNamingTheOffset() throws {
+        let sandbox = try Sandbox("journal-bit")
+        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6)
+        var random = SeededGenerator(seed: 0xB17F_11B5)
+        // Every byte of the header and of each record's header, and a sample of payload bytes.
+        var positions = Array(0..<JournalFormat.fileHeaderSize)
+        for start in starts { positions += start..<(start + JournalFormat.recordHeaderSize) }
+        positions += stride(from: JournalFormat.fileHeaderSize, to: bytes.count, by: 29)
+        for position in Set(positions).sorted() {
+            var damaged = bytes
+            damaged[position] ^= UInt8(1) << UInt8.random(in: 0...7, using: &random)
+            try reset(sandbox, segment, damaged[...])
+            let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+            let reading = try store.newest(profile: "default")
+            let listed = try store.list(profile: "default").snapshots.map(\.generation)
+            if position < JournalFormat.fileHeaderSize {
+                // The header cannot be trusted: the whole segment is set aside, the file before it resumed.
+                #expect(reading.snapshot?.info.generation == 1, "byte \(position)")
+                #expect(reading.notices.contains { $0.message.contains("was corrupt") }, "byte \(position)")
+                #expect(sandbox.files().contains("0000000001.journal.corrupt"))
+                continue
+            }
+            let record = try #require(starts.lastIndex { $0 <= position })
+            let kept = record + 1  // generations 2…record+1 come before the damaged one
+            #expect(reading.snapshot?.info.generation == kept, "byte \(position)")
+            #expect(listed == Array((1...kept).reversed()), "byte \(position)")
+            #expect(reading.notices.count == 1 && reading.notices[0].message.contains("byte offset \(starts[record])"),
+                    "byte \(position): \(reading.notices)")
+            #expect(sandbox.files().contains("0000000001.journal-\(starts[record]).corrupt"), "byte \(position)")
+        }
+    }
+
+    /// (A version field that changed without its checksum is a flipped bit: the test above.)
+    @Test func aJournalFromANewerFormatIsRefusedClearlyAndLeftAsItIs() throws {
+        let sandbox = try Sandbox("journal-future")
+        let (segment, bytes, _) = try journalFixture(sandbox, count: 3)
+        var future = bytes
+        future[11] = 2  // version 2
+        let crc = future[0..<28].withUnsafeBytes { ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[...])) }
+        for index in 0..<4 { future[28 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }
+        try reset(sandbox, segment, future[...])
+        let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+        #expect {
+            _ = try store.newest(profile: "default")
+        } throws: { error in
+            "\(error)".contains("in format 2, newer than the format 1 this deckd reads") && "\(error)".contains(segment)
+        }
+        let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        #expect(after == future)
+        #expect(store.write([sampleEntry(4)]).failure != nil, "nothing is written over a newer deckd's journal")
+    }
+
+    @Test func aFullDiskMidAppendRefusesTheWriteAndLosesNothingAcknowledged() throws {
+        let sandbox = try Sandbox("journal-full")
+        let (segment, bytes, _) = try journalFixture(sandbox, count: 3)
+        let helper = try BuiltProducts.path("deck-snapshot-torture")
+        // Room for part of the next record only: the append stops mid-record with EFBIG.
+        let result = try run(helper, ["fill-journal", sandbox.state, "default", String(bytes.count + 100)])
+        #expect(result.status == 0)
+        let said = String(decoding: result.output, as: UTF8.self)
+        #expect(said.hasPrefix("could not write \(segment)"), "\(said)")
+        #expect(said.hasSuffix("File too large (EFBIG)\n"), "\(said)")
+        // The partial record was cut again: the segment is exactly as before.
+        let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        #expect(after == bytes)
+        let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+        let reading = try store.newest(profile: "default")
+        #expect(reading.snapshot?.info.generation == 3 && reading.notices.isEmpty)
+        #expect(try store.write(sampleEntry(4)).written.map(\.generation) == [4])
+    }
+}
+
+@Suite("The journal's scan on hostile bytes")
+struct JournalScanTests {
+    /// Random segments and random damage never trap; what is kept is always a
+    /// run of whole records in increasing order ending at `end`.
+    @Test func randomBytesNeverTrapAndOnlyWholeOrderedRecordsAreKept() throws {
+        var random = SeededGenerator(seed: 0x5CA7_7E2D)
+        let header = JournalFormat.FileHeader(version: 1, salt1: 7, salt2: 9, base: 3)
+        for round in 0..<2_000 {
+            var bytes = header.encoded()
+            for generation in 4..<(4 + Int.random(in: 0...4, using: &random)) {
+                let payload = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                JournalFormat.appendRecord(generation: generation, payload: payload, header: header, to: &bytes)
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) where bytes.count > 32 {
+                bytes[Int.random(in: 32..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            if Bool.random(using: &random) { bytes += (0..<Int.random(in: 0...60, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) } }
+            let scan = JournalFormat.scan(bytes, header: header, limit: 1 << 20)
+            var previous = 3
+            var next = JournalFormat.fileHeaderSize
+            for record in scan.records {
+                #expect(record.generation > previous && record.offset == next + JournalFormat.recordHeaderSize, "round \(round)")
+                previous = record.generation
+                next = record.offset + record.length
+            }
+            #expect(scan.end == next && (scan.problem == nil) == (scan.end == bytes.count), "round \(round)")
+        }
+        // A header naming a huge base generation is damage, not a number to count on from.
+        var huge = JournalFormat.FileHeader(version: 1, salt1: 1, salt2: 2, base: UInt64.max).encoded()
+        #expect(throws: JournalFormat.HeaderProblem.self) { try JournalFormat.decodeHeader(huge[...]) }
+        huge[8] = 0
+        #expect(throws: JournalFormat.HeaderProblem.self) { try JournalFormat.decodeHeader(huge[...]) }
+    }
+}

@@ -87,7 +87,7 @@ test: setup
 	# Every fuzz target over its corpus and crash fixtures, instrumented (libFuzzer + ASan): seconds once built.
 	@$(MAKE) --no-print-directory fuzz-regress
 
-## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode), written to docs/
+## screenshots: the web deck on a phone and a tablet (a held button's hint, arrange mode, coloured and stateful buttons), written to docs/
 screenshots: setup
 	$(SWIFT) build --product deckd
 	$(SWIFT) build --product deckctl

@@ -157,7 +157,7 @@ enum Label {
     /// `profile streaming`, `plugin counter increment`.
     static func summary(of action: DeckAction) -> String {
         switch action {
-        case .run(let command, _, _): clean("run " + command)
+        case .run(let command, _, _, _): clean("run " + command)
         case .open(let target): clean("open " + target)
         case .page(.next): "page next"
         case .page(.previous): "page previous"

@@ -87,7 +87,7 @@ final class BuiltinActionRunner: ActionRunner {
         var workingDirectory: String?
         var timeout: Double?
         switch request.button.action {
-        case let .run(shell, cwd, seconds):
+        case let .run(shell, cwd, seconds, _):
             command = ["/bin/sh", "-c", shell]
             workingDirectory = cwd.map { expandingTilde($0, home: home) }
             timeout = seconds ?? DeckAction.defaultRunTimeout

@@ -135,6 +135,7 @@ public enum Host {
                 core = host
                 try start(host, loop: loop, sockets: sockets, tls: tls, environment: environment)
                 host.startPlugins(plugins, searchPath: searchPath)
+                host.startFollows()
             }
         } catch let error as HostError {
             throw error

@@ -30,6 +30,7 @@ extension HostCore {
         inputs.watcher?.cancel()
         inputs.probe?.stop()
         services.runner.shutdown()
+        inputs.follows?.stopAll()
         // PLUGINS.md gives a plugin 2 s after `shutdown`; CLI.md gives the
         // host 2 s to exit. The host's own deadline wins: SIGTERM after 1 s,
         // SIGKILL 0.4 s later, so every plugin is gone before the host.
@@ -55,6 +56,7 @@ extension HostCore {
     }
 
     private func stopLoop() {
+        inputs.follows?.killNow()
         inputs.signals?.cancel()
         loop.stop()
     }

@@ -213,6 +213,8 @@ final class HostCore {
     /// `written`: the generation the outcome's write became on disk, if it had one.
     private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
         if let state = outcome.live {
+            let old = live.committed
+            defer { followsCommitted(from: old, to: state) }
             do {
                 try live.commit(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? [])
             } catch {

@@ -22,4 +22,6 @@ struct HostInputs {
     var probe: LockProbe?
     /// Every plugin (started in `Host.start`, after the listeners).
     var plugins: PluginManager?
+    /// The live layout's `follow` commands (started with the plugins).
+    var follows: FollowRunner?
 }

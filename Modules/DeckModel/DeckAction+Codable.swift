@@ -31,7 +31,8 @@ extension DeckAction: Codable {
             self = .run(
                 command: try container.decode(String.self, forKey: key),
                 cwd: try container.decodeIfPresent(String.self, forKey: AnyCodingKey("cwd")),
-                timeout: try container.decodeIfPresent(Double.self, forKey: AnyCodingKey("timeout")))
+                timeout: try container.decodeIfPresent(Double.self, forKey: AnyCodingKey("timeout")),
+                follow: try container.decodeIfPresent(String.self, forKey: AnyCodingKey("follow")))
         case "open":
             self = .open(try container.decode(String.self, forKey: key))
         case "page":
@@ -50,10 +51,11 @@ extension DeckAction: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         switch self {
-        case let .run(command, cwd, timeout):
+        case let .run(command, cwd, timeout, follow):
             try container.encode(command, forKey: AnyCodingKey("run"))
             try container.encodeIfPresent(cwd, forKey: AnyCodingKey("cwd"))
             try container.encodeIfPresent(timeout, forKey: AnyCodingKey("timeout"))
+            try container.encodeIfPresent(follow, forKey: AnyCodingKey("follow"))
         case let .open(target):
             try container.encode(target, forKey: AnyCodingKey("open"))
         case let .page(target):

@@ -2,8 +2,9 @@
 ///
 /// Exactly one kind per action: an action is never "run and also open".
 public enum DeckAction: Hashable, Sendable {
-    /// A shell command run with `/bin/sh -c`, optionally in `cwd`, killed after `timeout` seconds.
-    case run(command: String, cwd: String? = nil, timeout: Double? = nil)
+    /// A shell command run with `/bin/sh -c`, optionally in `cwd`, killed after `timeout` seconds;
+    /// `follow` is a long-running command whose output lines drive the button's face (docs/faces.md §6).
+    case run(command: String, cwd: String? = nil, timeout: Double? = nil, follow: String? = nil)
     /// A URL or path handed to the desktop's opener.
     case open(String)
     /// Tells the pressing device to show another page; the layout does not change.

@@ -54,8 +54,9 @@ public struct DeckButton: Hashable, Sendable {
         }
         try validateStates()
         switch action {
-        case .run(let command, _, let timeout):
+        case .run(let command, _, let timeout, let follow):
             if command.isEmpty { throw .invalidButton("button '\(name)': run needs a command") }
+            if follow?.isEmpty == true { throw .invalidButton("button '\(name)': follow needs a command") }
             if let timeout, !(timeout > 0 && timeout.isFinite) {
                 throw .invalidButton("button '\(name)': run timeout must be a positive number of seconds")
             }

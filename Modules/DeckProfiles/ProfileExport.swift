@@ -70,10 +70,11 @@ extension DeckProfile {
     private static func flow(_ action: DeckAction) -> String {
         var fields: [String] = []
         switch action {
-        case let .run(command, cwd, timeout):
+        case let .run(command, cwd, timeout, follow):
             fields.append("run: " + YAMLText.scalar(command, flow: true))
             if let cwd { fields.append("cwd: " + YAMLText.scalar(cwd, flow: true)) }
             if let timeout { fields.append("timeout: " + YAMLText.seconds(timeout)) }
+            if let follow { fields.append("follow: " + YAMLText.scalar(follow, flow: true)) }
         case .open(let target):
             fields.append("open: " + YAMLText.scalar(target, flow: true))
         case .page(.next):

@@ -8,12 +8,12 @@ extension ProfileReader {
 
     /// Every key an action may have; `kind` is the action kind it belongs to.
     private enum ActionKey: String, ProfileKeys {
-        case run, cwd, timeout, open, page, profile, plugin, command, settings
+        case run, cwd, timeout, follow, open, page, profile, plugin, command, settings
         static let table = KeyTable<Self>()
 
         var kind: ActionKey {
             switch self {
-            case .cwd, .timeout: .run
+            case .cwd, .timeout, .follow: .run
             case .command, .settings: .plugin
             default: self
             }
@@ -22,19 +22,20 @@ extension ProfileReader {
         var isKind: Bool { kind == self }
 
         static let kinds: [ActionKey] = [.run, .open, .page, .profile, .plugin]
-        static let fields: [ActionKey] = [.cwd, .timeout, .command, .settings]
+        static let fields: [ActionKey] = [.cwd, .timeout, .follow, .command, .settings]
     }
 
     /// An action's pairs by key: a fixed struct rather than a dictionary,
     /// because every button has one.
     private struct ActionFields {
-        var run, cwd, timeout, open, page, profile, plugin, command, settings: Pair?
+        var run, cwd, timeout, follow, open, page, profile, plugin, command, settings: Pair?
 
         subscript(key: ActionKey) -> Pair? {
             switch key {
             case .run: run
             case .cwd: cwd
             case .timeout: timeout
+            case .follow: follow
             case .open: open
             case .page: page
             case .profile: profile
@@ -49,6 +50,7 @@ extension ProfileReader {
             case .run: run = pair
             case .cwd: cwd = pair
             case .timeout: timeout = pair
+            case .follow: follow = pair
             case .open: open = pair
             case .page: page = pair
             case .profile: profile = pair
@@ -155,8 +157,9 @@ extension ProfileReader {
         case .run:
             let timeout = found[.timeout].flatMap { document.isNull($0.value) || document.isPlaceholder($0.value) ? nil : readTimeout($0.value) }
             let cwd = optionalText(found[.cwd], "cwd")
+            let follow = readFollow(found[.follow])
             guard let command = requiredText(found[.run], "run", missing: "run needs a shell command", owner: node, typo: false) else { return nil }
-            return .run(command: command, cwd: cwd, timeout: timeout)
+            return .run(command: command, cwd: cwd, timeout: timeout, follow: follow)
         case .open:
             return requiredText(found[.open], "open", missing: "open needs a URL or a path", owner: node, typo: false).map { .open($0) }
         case .page:

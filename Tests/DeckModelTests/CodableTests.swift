@@ -9,6 +9,7 @@ struct CodableTests {
         .run(command: "make -C ~/src/app"),
         .run(command: "make", cwd: "~/src", timeout: 600),
         .run(command: "sleep 1", timeout: 0.5),
+        .run(command: "systemctl --user restart backup", cwd: "~", follow: "backup-status --watch"),
         .open("~"),
         .page(.next), .page(.previous), .page(.number(3)),
         .profile("streaming"),

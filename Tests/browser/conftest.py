@@ -76,8 +76,9 @@ def serves_web(bindir):
 class Host:
     """A deckd in its own folder; `url` is where a browser opens the deck."""
 
-    def __init__(self, bindir, root, layout=LAYOUT):
+    def __init__(self, bindir, root, layout=LAYOUT, plugins=PROJECT / "plugins"):
         self.bindir, self.root = bindir, Path(root)
+        self.plugins = plugins
         self.out = self.root / "out"
         self.out.mkdir()
         (self.root / "layouts").mkdir()
@@ -95,7 +96,7 @@ class Host:
 
     def start(self):
         args = [str(self.bindir / "deckd"), "--layouts", str(self.root / "layouts"), "--state", str(self.root / "state"),
-                "--listen", "127.0.0.1:0", "--control", str(self.control), "--plugins", str(PROJECT / "plugins")]
+                "--listen", "127.0.0.1:0", "--control", str(self.control), "--plugins", str(self.plugins)]
         if self.web:
             args += ["--web", f"127.0.0.1:{self.web_port}", "--web-root", str(APP)]
         self.log = open(self.root / "deckd.log", "ab")
@@ -159,10 +160,10 @@ class Host:
 class Device:
     """A TCP device (PROTOCOL.md), to see broadcasts as a native app would."""
 
-    def __init__(self, port):
+    def __init__(self, port, protocol=7):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.buffer = b""
-        self.send({"type": "hello", "id": 1, "protocol": 7, "device": {"name": "tcp device", "kind": "phone"}})
+        self.send({"type": "hello", "id": 1, "protocol": protocol, "device": {"name": "tcp device", "kind": "phone"}})
         self.welcome = self.next(lambda m: m["type"] == "welcome")
 
     def __enter__(self):
@@ -202,10 +203,10 @@ def free_port():
 
 
 @contextlib.contextmanager
-def running_host(bindir, layout=LAYOUT):
-    """A deckd on `layout` in a temporary folder, stopped afterwards."""
+def running_host(bindir, layout=LAYOUT, **options):
+    """A deckd on `layout` in a temporary folder, stopped afterwards (options: Host's, e.g. `plugins`)."""
     with tempfile.TemporaryDirectory(prefix="deck-browser-") as root:
-        h = Host(bindir, root, layout=layout)
+        h = Host(bindir, root, layout=layout, **options)
         try:
             yield h
         finally:

@@ -38,11 +38,12 @@ test('reconnection waits 0.5 s doubling to 10 s', () => {
 });
 
 test('a face: emoji as text, icon names as images, a title in place of the name', () => {
+  const plain = { color: null, background: null, state: null, image: null };
   assert.deepEqual(faceOf(null, null), { empty: true });
-  assert.deepEqual(faceOf({ name: 'Files', icon: 'folder' }, null), { empty: false, label: 'Files', iconName: 'folder', iconText: null });
-  assert.deepEqual(faceOf({ name: 'Disk', icon: '💾' }, null), { empty: false, label: 'Disk', iconName: null, iconText: '💾' });
-  assert.deepEqual(faceOf({ name: 'Count', icon: '🔢' }, '3'), { empty: false, label: '3', iconName: null, iconText: '🔢' });
-  assert.deepEqual(faceOf({ name: 'Plain' }, null), { empty: false, label: 'Plain', iconName: null, iconText: null });
+  assert.deepEqual(faceOf({ name: 'Files', icon: 'folder' }, null), { empty: false, label: 'Files', iconName: 'folder', iconText: null, ...plain });
+  assert.deepEqual(faceOf({ name: 'Disk', icon: '💾' }, null), { empty: false, label: 'Disk', iconName: null, iconText: '💾', ...plain });
+  assert.deepEqual(faceOf({ name: 'Count', icon: '🔢' }, { title: '3' }), { empty: false, label: '3', iconName: null, iconText: '🔢', ...plain });
+  assert.deepEqual(faceOf({ name: 'Plain' }, null), { empty: false, label: 'Plain', iconName: null, iconText: null, ...plain });
   assert.equal(faceOf({ name: 'T', icon: 'a b' }, null).iconText, 'a b');
   assert.equal(iconURL('audio-volume-muted'), '/icons/audio-volume-muted');
   assert.equal(iconURL('../x'), '/icons/..%2Fx');

@@ -7,8 +7,8 @@
 // Shapes (plain JSON, as on the wire):
 //   layout {slotsPerPage, pages: [page]}
 //   page   {title?, buttons: [button | null]}   (exactly slotsPerPage slots)
-//   button {name, icon?, action}
-//   action {run, cwd?, timeout?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
+//   button {name, icon?, action, style?, states?}   (style and states: docs/faces.md §1, kept as the host sent them)
+//   action {run, cwd?, timeout?, follow?} | {open} | {page: "next"|"previous"|n} | {profile} | {plugin, command, settings?}
 import { DeckConstants } from './constants.mjs';
 
 /** A layout edit or a button refused; `message` is DeckModelError's sentence. */
@@ -47,20 +47,22 @@ function jsonEqual(a, b) {
 }
 
 /**
- * Whether two buttons are the same button (name, icon and action): the stale
- * check compares with this, so two buttons that merely share a name differ.
+ * Whether two buttons are the same button (name, icon, action, and the level-8
+ * style and states): the stale check compares with this, so two buttons that
+ * merely share a name differ.
  * @param {object|null} a @param {object|null} b
  */
 export function sameButton(a, b) {
   if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
-  return a.name === b.name && (a.icon ?? null) === (b.icon ?? null) && jsonEqual(canonicalAction(a.action), canonicalAction(b.action));
+  return a.name === b.name && (a.icon ?? null) === (b.icon ?? null) && jsonEqual(canonicalAction(a.action), canonicalAction(b.action))
+    && jsonEqual(a.style ?? null, b.style ?? null) && jsonEqual(a.states ?? null, b.states ?? null);
 }
 
 /** An action with only its kind's fields, `null` optionals left out (what DeckAction holds). */
 function canonicalAction(action) {
   const kind = kindKeys.find((key) => action[key] !== undefined && action[key] !== null);
   const out = { [kind]: action[kind] };
-  const keep = { run: ['cwd', 'timeout'], plugin: ['command', 'settings'] }[kind] ?? [];
+  const keep = { run: ['cwd', 'timeout', 'follow'], plugin: ['command', 'settings'] }[kind] ?? [];
   for (const key of keep) if (action[key] !== undefined && action[key] !== null) out[key] = action[key];
   return out;
 }
@@ -81,6 +83,7 @@ export function validateButton(button) {
   switch (kinds[0]) {
     case 'run': {
       if (action.run === '') throw invalid(`button '${name}': run needs a command`);
+      if (action.follow === '') throw invalid(`button '${name}': follow needs a command`);
       const timeout = action.timeout ?? null;
       if (timeout !== null && !(timeout > 0 && Number.isFinite(timeout))) throw invalid(`button '${name}': run timeout must be a positive number of seconds`);
       break;
@@ -109,6 +112,8 @@ function writeButton(button) {
   const out = { name: button.name };
   if (button.icon !== undefined && button.icon !== null) out.icon = button.icon;
   out.action = canonicalAction(button.action);
+  if (button.style != null) out.style = button.style;
+  if (button.states != null) out.states = button.states;
   return out;
 }
 
@@ -129,7 +134,7 @@ function readButton(value, path) {
   if (!isObject(value.action)) throw malformed(`.action' must be an action object, not ${typeName(value.action ?? null)}`);
   const action = value.action;
   const kind = kindKeys.find((key) => action[key] != null);
-  const strings = { run: ['run', 'cwd'], open: ['open'], profile: ['profile'], plugin: ['plugin', 'command'] }[kind] ?? [];
+  const strings = { run: ['run', 'cwd', 'follow'], open: ['open'], profile: ['profile'], plugin: ['plugin', 'command'] }[kind] ?? [];
   for (const key of strings) {
     const required = key === kind || (kind === 'plugin' && key === 'command');
     if ((required || action[key] != null) && typeof action[key] !== 'string') {
@@ -142,7 +147,9 @@ function readButton(value, path) {
     throw malformed(`.action.page' must be next, previous or a page number, not ${typeName(action.page)}`);
   }
   if (kind === 'plugin' && action.settings != null && !isObject(action.settings)) throw malformed(`.action.settings' must be an object, not ${typeName(action.settings)}`);
-  const button = { name: value.name, icon: value.icon ?? undefined, action };
+  if (value.style != null && !isObject(value.style)) throw malformed(`.style' must be an object, not ${typeName(value.style)}`);
+  if (value.states != null && !Array.isArray(value.states)) throw malformed(`.states' must be a list, not ${typeName(value.states)}`);
+  const button = { name: value.name, icon: value.icon ?? undefined, style: value.style ?? undefined, states: value.states ?? undefined, action };
   validateButton(button);
   return writeButton(button);
 }

@@ -55,5 +55,7 @@ export function buildButton({ name, icon, ...fields }, previous) {
   if ('error' in built) return built;
   const button = { name: name.trim(), action: built.action };
   if (icon.trim()) button.icon = icon.trim();
+  // The sheet does not edit a button's colours and states (the profile does): an edit keeps them.
+  for (const key of ['style', 'states']) if (previous?.[key]) button[key] = previous[key];
   return { button };
 }

@@ -4,8 +4,8 @@
 
 import { retryDelay } from './backoff.mjs';
 
-/** The protocol level this app speaks (PROTOCOL.md). */
-export const PROTOCOL_LEVEL = 7;
+/** The protocol level this app speaks (PROTOCOL.md; 8 brings button faces, docs/faces.md); a level-7 host answers at 7. */
+export const PROTOCOL_LEVEL = 8;
 /** Where the device token is kept between visits. */
 export const TOKEN_KEY = 'deck.token';
 

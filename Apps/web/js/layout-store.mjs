@@ -1,6 +1,8 @@
 // The app's knowledge of the host: its layout (through the engine's
 // DeviceLayout, the optimistic copy), revision, lock, hold slots and the
-// plugins' titles. No DOM; the controller reads it, the connection feeds it.
+// live faces (docs/faces.md). No DOM; the controller reads it, the connection feeds it.
+
+import { FLASH_SECONDS, readFace } from './faces.mjs';
 
 /** @typedef {{name: string, icon?: string, action: object}} Button */
 /** @typedef {{slotsPerPage: number, pages: {buttons: (Button | null)[]}[]}} Layout */
@@ -22,7 +24,9 @@ export class LayoutStore {
     this.locked = false;
     this.protocol = 0;
     /** @type {Set<string>} */ this.holdSlots = new Set();
-    /** @type {Map<string, string>} plugin titles by slot key */ this.titles = new Map();
+    /** @type {Map<string, {title: string | null, state: string | null, image: object | null}>} live faces by slot key */
+    this.faces = new Map();
+    /** @type {Map<string, {kind: string, until: number}>} flashes by slot key */ this.flashes = new Map();
   }
 
   /** @returns {Layout | null} */
@@ -58,20 +62,47 @@ export class LayoutStore {
     this.holdSlots = new Set((Array.isArray(message.holdSlots) ? message.holdSlots : [])
       .filter((pair) => Array.isArray(pair) && pair.length === 2)
       .map(([page, index]) => slotKey(page, index)));
+    // Level 8: every non-default face (none listed: none); a level-7 host sends none and its titles stay as they came.
+    if (Array.isArray(message.faces) || this.protocol >= 8) {
+      this.faces.clear();
+      for (const item of message.faces ?? []) this.setFace(item);
+    }
     return true;
   }
 
   /** Whether a slot's button takes `down`/`up` presses (push to talk). */
   isHoldSlot(page, index) { return this.holdSlots.has(slotKey(page, index)); }
 
-  /** A plugin's title for a slot (`buttonState`; null goes back to the name). */
+  /** A plugin's title for a slot (a level-7 `buttonState`; null goes back to the name). */
   setTitle(page, index, title) {
-    if (typeof title === 'string') this.titles.set(slotKey(page, index), title);
-    else this.titles.delete(slotKey(page, index));
+    const face = this.face(page, index);
+    this.setFace({ page, index, ...face, title });
   }
 
+  /**
+   * A `buttonFace` (or a welcome's face): the slot's whole live face; a flash
+   * in it shows from `now` for FLASH_SECONDS.
+   * @param {any} message @param {number} [now] seconds
+   * @returns {boolean} whether it named a slot
+   */
+  setFace(message, now = 0) {
+    const face = readFace(message);
+    if (!face) return false;
+    const key = slotKey(message.page, message.index);
+    if (face.title === null && face.state === null && face.image === null) this.faces.delete(key);
+    else this.faces.set(key, face);
+    if (message.flash === 'alert' || message.flash === 'ok') this.flashes.set(key, { kind: message.flash, until: now + FLASH_SECONDS });
+    return true;
+  }
+
+  /** A slot's live face, or null when it is default. */
+  face(page, index) { return this.faces.get(slotKey(page, index)) ?? null; }
+
+  /** A slot's flash, shown or over (flashAt decides). */
+  flash(page, index) { return this.flashes.get(slotKey(page, index)) ?? null; }
+
   /** @returns {string | null} */
-  title(page, index) { return this.titles.get(slotKey(page, index)) ?? null; }
+  title(page, index) { return this.face(page, index)?.title ?? null; }
 
   /** The filled slots of the copy, as `[page, index]` pairs. */
   filledSlots() {

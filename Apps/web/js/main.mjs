@@ -77,9 +77,12 @@ const deck = {
         if (message.locked === true) controller.app('hostLocked');
         break;
       case 'showPage': controller.showPage(message.page); break;
-      case 'buttonState':
+      case 'buttonState': // a level-7 host: titles only
         store.setTitle(message.page, message.index, message.title);
-        renderer.fill(store);
+        renderer.paintSlot(store, message.page, message.index);
+        break;
+      case 'buttonFace':
+        if (store.setFace(message, performance.now() / 1000)) renderer.paintSlot(store, message.page, message.index);
         break;
       default: break;
     }

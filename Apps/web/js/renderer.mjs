@@ -2,7 +2,7 @@
 // nothing: what is held, lifted, targeted, where the strip is and how much a
 // tile tilts all come from the engine's scene (WEB.md §6–§7).
 
-import { faceOf, iconURL } from './faces.mjs';
+import { faceOf, flashAt, iconURL } from './faces.mjs';
 import { slotKey } from './layout-store.mjs';
 
 /** The page strip's settle animation (s): the spring the iOS deck uses. */
@@ -104,10 +104,7 @@ export class Renderer {
   fill(store) {
     const layout = store.layout;
     if (!layout) return;
-    layout.pages.forEach((page, p) => page.buttons.forEach((button, i) => {
-      const tile = this.tiles.get(slotKey(p, i));
-      if (tile) this.paintTile(tile, button, store.title(p, i), p, i);
-    }));
+    layout.pages.forEach((page, p) => page.buttons.forEach((_, i) => this.paintSlot(store, p, i)));
     // For `make bench` (page load → first layout drawn): the next frame shows it.
     if (!this.filledOnce) {
       this.filledOnce = true;
@@ -115,8 +112,32 @@ export class Renderer {
     }
   }
 
-  paintTile(tile, button, title, page, index) {
-    const face = faceOf(button, title);
+  /**
+   * Draws one slot's button with its live face and flash (a `buttonFace`
+   * repaints only its own tile).
+   * @param {import('./layout-store.mjs').LayoutStore} store
+   * @param {number} page @param {number} index
+   */
+  paintSlot(store, page, index) {
+    const tile = this.tiles.get(slotKey(page, index));
+    if (!tile) return;
+    const flash = store.flash(page, index);
+    const now = performance.now() / 1000;
+    const kind = flashAt(flash, now);
+    this.paintTile(tile, store.button(page, index), store.face(page, index), page, index);
+    const mark = kind ? `${kind} ${flash.until}` : null;
+    if (tile.flashMark === mark) return;
+    tile.flashMark = mark;
+    tile.removeAttribute('data-flash');
+    clearTimeout(tile.flashTimer);
+    if (!kind) return;
+    void tile.offsetWidth; // a new flash over one still showing starts its animation again
+    tile.dataset.flash = kind;
+    tile.flashTimer = setTimeout(() => this.paintSlot(store, page, index), (flash.until - now) * 1000 + 5);
+  }
+
+  paintTile(tile, button, live, page, index) {
+    const face = faceOf(button, live);
     const signature = JSON.stringify([face, this.root.dataset.arranging]);
     if (tile.dataset.signature === signature) return;
     tile.dataset.signature = signature;
@@ -125,6 +146,8 @@ export class Renderer {
     if (face.empty) {
       tile.dataset.name = '';
       tile.dataset.shows = '';
+      for (const name of ['faceState', 'faceImage']) delete tile.dataset[name];
+      this.colour(tile, null, null);
       tile.classList.add('empty');
       tile.classList.remove('no-icon');
       const adding = this.root.dataset.arranging === 'true';
@@ -137,20 +160,32 @@ export class Renderer {
     tile.classList.remove('empty');
     tile.dataset.name = button.name;
     tile.dataset.shows = face.label;
+    if (face.state) tile.dataset.faceState = face.state; else delete tile.dataset.faceState;
+    if (face.image) tile.dataset.faceImage = face.image.hash; else delete tile.dataset.faceImage;
+    this.colour(tile, face.color, face.background);
     labelEl.textContent = face.label;
     tile.setAttribute('aria-label', face.iconText ? `${face.iconText} ${face.label}` : face.label);
-    if (face.iconText) {
-      faceEl.textContent = face.iconText;
-    } else if (face.iconName) {
+    const src = face.image ? face.image.url : face.iconName ? iconURL(face.iconName) : null;
+    if (src) {
       const img = document.createElement('img');
       img.alt = '';
       img.draggable = false;
-      img.src = iconURL(face.iconName);
-      // An icon the host does not have: the name alone (WEB.md §5).
+      img.src = src;
+      if (face.image) img.className = 'image';
+      // An image the host does not have: the name alone (WEB.md §5).
       img.onerror = () => { img.remove(); tile.classList.add('no-icon'); };
       faceEl.append(img);
+    } else if (face.iconText) {
+      faceEl.textContent = face.iconText;
     }
-    tile.classList.toggle('no-icon', !face.iconText && !face.iconName);
+    tile.classList.toggle('no-icon', !src && !face.iconText);
+  }
+
+  /** A face's colours, as custom properties app.css draws with (a target slot's outline still wins). */
+  colour(tile, text, back) {
+    for (const [name, value] of [['--face-text', text], ['--face-back', back]]) {
+      if (value) tile.style.setProperty(name, value); else tile.style.removeProperty(name);
+    }
   }
 
   /**

@@ -163,6 +163,7 @@ export function button(rng, faulty = false) {
       action = { run: rng.pick(texts) };
       if (rng.chance(0.3)) action.cwd = rng.pick(['/tmp', '~']);
       if (rng.chance(0.3)) action.timeout = rng.pick([1, 60, 0.5, 2.25, 1e-3, 600]);
+      if (rng.chance(0.2)) action.follow = rng.pick(['watch-it', 'tail -f x']);
       break;
     case 'open': action = { open: rng.pick(texts) }; break;
     case 'page': action = { page: rng.pick(['next', 'previous', 0, 1, 3]) }; break;
@@ -174,6 +175,17 @@ export function button(rng, faulty = false) {
   const out = { name: rng.pick(names) };
   if (rng.chance(0.3)) out.icon = rng.pick(['terminal', '🎵', 'x']);
   out.action = action;
+  // docs/faces.md §1, in the normal form the host sends (what a device's copy holds).
+  if (rng.chance(0.25)) out.style = style(rng);
+  if (rng.chance(0.2)) {
+    out.states = ['live', 'muted', 'on-air', 'x_1'].slice(0, rng.int(1, 4)).map((id) => {
+      const state = { id };
+      if (rng.chance(0.4)) state.name = rng.pick(['Off', 'On air']);
+      if (rng.chance(0.3)) state.icon = rng.pick(['🔇', 'x']);
+      if (rng.chance(0.4)) state.style = style(rng);
+      return state;
+    });
+  }
   if (faulty) {
     switch (rng.int(0, 4)) {
       case 0: out.name = rng.pick(['', ' ', '\u200b', '\t\n']); break;
@@ -183,6 +195,16 @@ export function button(rng, faulty = false) {
       default: out.action = { open: 'x', run: 'y' }; break;
     }
   }
+  return out;
+}
+
+/** A normalised style: one or both colours, palette names or lower-case hex. */
+function style(rng) {
+  const colour = () => rng.pick(['red', 'grey', 'white', '#1f6f3f', '#abc']);
+  const which = rng.int(0, 2);
+  const out = {};
+  if (which !== 1) out.color = colour();
+  if (which !== 0) out.background = colour();
   return out;
 }
 

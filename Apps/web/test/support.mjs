@@ -111,9 +111,19 @@ export function swiftButtonText(button) {
   const action = [`${JSON.stringify(kind)}:${swiftValue(a[kind])}`];
   if (kind === 'run' && a.cwd != null) action.push(`"cwd":${JSON.stringify(a.cwd)}`);
   if (kind === 'run' && a.timeout != null) action.push(`"timeout":${swiftNumber(a.timeout)}`);
+  if (kind === 'run' && a.follow != null) action.push(`"follow":${JSON.stringify(a.follow)}`);
   if (kind === 'plugin') action.push(`"command":${JSON.stringify(a.command)}`);
   if (kind === 'plugin' && a.settings != null) action.push(`"settings":${swiftValue(a.settings)}`);
   parts.push(`"action":{${action.join(',')}}`);
+  // docs/faces.md §1: style {color?, background?}, states [{id, name?, icon?, style?}], after the action.
+  const style = (st) => `{${[['color', st.color], ['background', st.background]].filter(([, v]) => v != null)
+    .map(([k, v]) => `"${k}":${JSON.stringify(v)}`).join(',')}}`;
+  if (button.style != null) parts.push(`"style":${style(button.style)}`);
+  if (button.states != null) {
+    parts.push(`"states":[${button.states.map((st) => `{${[`"id":${JSON.stringify(st.id)}`,
+      ...(st.name != null ? [`"name":${JSON.stringify(st.name)}`] : []), ...(st.icon != null ? [`"icon":${JSON.stringify(st.icon)}`] : []),
+      ...(st.style != null ? [`"style":${style(st.style)}`] : [])].join(',')}}`).join(',')}]`);
+  }
   return `{${parts.join(',')}}`;
 }
 

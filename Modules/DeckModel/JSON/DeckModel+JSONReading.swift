@@ -84,7 +84,7 @@ extension DeckAction {
         switch Self.kindKeys[kind] {
         case "run":
             self = .run(command: try fields.string("run"), cwd: try fields.stringIfPresent("cwd"),
-                        timeout: try fields.secondsIfPresent("timeout"))
+                        timeout: try fields.secondsIfPresent("timeout"), follow: try fields.stringIfPresent("follow"))
         case "open":
             self = .open(try fields.string("open"))
         case "page":

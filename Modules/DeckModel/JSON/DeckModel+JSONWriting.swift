@@ -51,10 +51,11 @@ extension JSONWriter {
     package mutating func write(_ action: DeckAction) {
         beginObject()
         switch action {
-        case let .run(command, cwd, timeout):
+        case let .run(command, cwd, timeout, follow):
             field("run", command)
             field("cwd", cwd)
             if let timeout { field("timeout", timeout) }
+            field("follow", follow)
         case .open(let target):
             field("open", target)
         case .page(.next):

@@ -182,7 +182,7 @@ uninstall:
 ## fuzz: build the fuzz targets (one libFuzzer + ASan binary, .build-fuzz/debug/deck-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;
 ## a crash stops with its input in .build-fuzz/campaign/TARGET-crashes/ (docs/reliability.md)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message http-head websocket pairing
+FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message http-head websocket pairing face-image
 # One -sanitize flag with both: two -Xswiftc -sanitize flags build without coverage (the last wins).
 FUZZ_BUILD    = DECK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 # The Swift runtime's crash handler reads the crashed process's memory, which ASan reports as an error of its own.

@@ -22,6 +22,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case websocket
     /// A pairing code as a device sends it (WEB.md §3).
     case pairing
+    /// The bytes of a plugin's `setImage`: PNG, JPEG and SVG sniffing (docs/faces.md §3).
+    case faceImage = "face-image"
 
     /// Runs the decoder on `bytes` and checks its property.
     ///
@@ -39,6 +41,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .httpHead: try HTTPHeadFuzz.check(bytes)
         case .websocket: try WebSocketFuzz.check(bytes)
         case .pairing: try PairingFuzz.check(bytes)
+        case .faceImage: try FaceImageFuzz.check(bytes)
         }
     }
 

@@ -140,6 +140,10 @@ struct FaceTable: Sendable {
     // MARK: Changes
 
     private mutating func change(_ slot: DeckSlot, _ changes: [FaceChange], from source: FaceSource) -> [FaceAction] {
+        // Taking a title away from a slot the layout emptied is already done
+        // (the plugin manager clears its titles after the layout changed).
+        let onlyClears = changes.allSatisfy { $0 == .title(nil) || $0 == .clear }
+        if onlyClears, faces[slot] == nil, shownTitles[slot] == nil { return [] }
         do {
             try layout.checkRange(page: slot.page, index: slot.index)
         } catch {

@@ -124,6 +124,13 @@ import Testing
         #expect(faces.current == [ButtonFace(page: 0, index: 0, title: "Docs")])
     }
 
+    @Test func clearingWhatIsAlreadyDefaultIsNothing() {
+        var faces = table()
+        #expect(faces.handle(.change(DeckSlot(page: 0, index: 3), [.title(nil)], from: .plugin(""))) == [],
+                "a title the manager clears after the slot was emptied: no refusal, no message")
+        #expect(faces.handle(.change(Self.slot1, [.clear], from: .control("k"))) == [])
+    }
+
     @Test func aPluginThatEndsTakesItsStatesAndImages() {
         var faces = table()
         _ = faces.handle(.change(Self.slot0, [.state("muted"), .title("t")], from: .plugin("sound")))

@@ -12,7 +12,8 @@ run as the other web figures:
 - 100 faces changing at 20 Hz each (the plugin's `storm`): dropped frames
   in a CDP trace of 5 s (DroppedFrame events, next to the frames drawn;
   target none at 60 fps) and deckd's CPU time over the same 5 s as a share
-  of one core (target ≤ 5 %).
+  of one core (target ≤ 5 %); next to the same deck standing still for 5 s
+  just before (what this machine drops with nothing changing).
 """
 
 import json
@@ -126,45 +127,51 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def trace(page, pid):
+    """A CDP trace of TRACE_SECONDS: its frames and dropped frames, the page's rAF gaps, deckd's CPU share."""
+    while not page.events.empty():
+        page.events.get_nowait()
+    page.call("Tracing.start", {"transferMode": "ReportEvents", "traceConfig": {
+        "includedCategories": ["disabled-by-default-devtools.timeline.frame", "devtools.timeline"]}})
+    cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+    intervals = page.js(f"""new Promise(resolve => {{ const out = []; let last = null; const end = performance.now() + {TRACE_SECONDS * 1000};
+        (function f(t) {{ if (last !== null) out.push(t - last); last = t;
+          if (t < end) requestAnimationFrame(f); else resolve(out); }})(performance.now()); }})""")
+    cpu1, wall1 = cpu_seconds(pid), time.monotonic()
+    page.call("Tracing.end")
+    events = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        message = page.events.get(timeout=60)
+        if message.get("method") == "Tracing.dataCollected":
+            events += message["params"]["value"]
+        elif message.get("method") == "Tracing.tracingComplete":
+            break
+    names = [e.get("name") for e in events]
+    return {"droppedFrames": names.count("DroppedFrame"), "framesDrawn": names.count("DrawFrame"),
+            "rafOver25ms": sum(1 for i in intervals if i > 25), "rafFrames": len(intervals),
+            "deckdCpuShare": (cpu1 - cpu0) / (wall1 - wall0), "seconds": wall1 - wall0}
+
+
 def storm(browser, bindir):
-    """100 faces at 20 Hz each for TRACE_SECONDS: the trace's frames and dropped frames, deckd's CPU share."""
+    """100 faces at 20 Hz each for TRACE_SECONDS, next to the same deck standing still (the floor, same run)."""
     with tempfile.TemporaryDirectory(prefix="deck-storm-bench-") as root:
         host = Host(bindir, root, layout=storm_layout(), plugins=PLUGINS)
         try:
             wait_plugin(host)
             page = open_page(browser, host, 1180, 820)
+            still = trace(page, host.process.pid)
             with Device(host.tcp_port) as device:
                 device.send({"type": "press", "id": 2, "page": 0, "index": 0})
                 device.next(lambda m: m.get("id") == 2)
                 page.wait("document.querySelector('[data-slot=\"0/99\"]').dataset.faceState === 'b'", what="the storm")
-                while not page.events.empty():
-                    page.events.get_nowait()
-                page.call("Tracing.start", {"transferMode": "ReportEvents", "traceConfig": {
-                    "includedCategories": ["disabled-by-default-devtools.timeline.frame", "devtools.timeline"]}})
-                cpu0, wall0 = cpu_seconds(host.process.pid), time.monotonic()
-                intervals = page.js(f"""new Promise(resolve => {{ const out = []; let last = null; const end = performance.now() + {TRACE_SECONDS * 1000};
-                    (function f(t) {{ if (last !== null) out.push(t - last); last = t;
-                      if (t < end) requestAnimationFrame(f); else resolve(out); }})(performance.now()); }})""")
-                cpu1, wall1 = cpu_seconds(host.process.pid), time.monotonic()
-                page.call("Tracing.end")
-                events = []
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline:
-                    message = page.events.get(timeout=60)
-                    if message.get("method") == "Tracing.dataCollected":
-                        events += message["params"]["value"]
-                    elif message.get("method") == "Tracing.tracingComplete":
-                        break
+                stormy = trace(page, host.process.pid)
                 device.send({"type": "press", "id": 3, "page": 0, "index": 0})
                 device.next(lambda m: m.get("id") == 3)
             page.close()
         finally:
             host.stop()
-    names = [e.get("name") for e in events]
-    return {"droppedFrames": names.count("DroppedFrame"), "framesDrawn": names.count("DrawFrame"),
-            "beginFrames": names.count("BeginFrame"),
-            "rafOver25ms": sum(1 for i in intervals if i > 25), "rafFrames": len(intervals),
-            "deckdCpuShare": (cpu1 - cpu0) / (wall1 - wall0), "seconds": wall1 - wall0}
+    return dict(stormy, still=still)
 
 
 def run(browser, bindir, rounds):
@@ -188,3 +195,6 @@ def report(results):
     print(f"  {t['buttons']} faces at {t['hz']} Hz           {t['droppedFrames']} dropped of {t['framesDrawn']} frames drawn in a "
           f"{t['seconds']:.1f} s trace ({t['rafOver25ms']} of {t['rafFrames']} rAF gaps > 25 ms); deckd "
           f"{t['deckdCpuShare'] * 100:.1f} % of a core   targets 0 dropped, ≤ 5 %")
+    q = t["still"]
+    print(f"  the same deck standing still {q['droppedFrames']} dropped of {q['framesDrawn']} frames ({q['rafOver25ms']} of "
+          f"{q['rafFrames']} rAF gaps > 25 ms); deckd {q['deckdCpuShare'] * 100:.1f} % of a core   (this machine's floor, same run)")

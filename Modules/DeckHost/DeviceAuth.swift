@@ -73,8 +73,14 @@ struct DeviceAuth {
 
     /// A new token for `name`, replacing its old one.
     mutating func pair(_ name: String, now: Int) -> (token: String, undo: Undo) {
+        var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
+        return pair(name, now: now, using: &generator)
+    }
+
+    /// A new token for `name` from `generator`, replacing its old one.
+    mutating func pair(_ name: String, now: Int, using generator: inout some RandomNumberGenerator) -> (token: String, undo: Undo) {
         let undo = Undo(name: name, device: tokens.devices.first { $0.name == name })
-        return (tokens.pair(name, now: now), undo)
+        return (tokens.pair(name, now: now, using: &generator), undo)
     }
 
     /// Forgets `name`'s token at once (a new `hello` with it is refused); nil

@@ -71,6 +71,9 @@ enum Effect: Equatable {
     case subscribe(ConnectionID)
     /// The titles plugins show now, to one client.
     case titles(ConnectionID)
+    /// The `paired` reply: the token, and the pairing code with its link
+    /// (which the shell knows: where the web listener is) and expiry.
+    case paired(ConnectionID, RequestID?, name: String, token: String, code: String, expires: String)
 
     // MARK: Control replies made from the committed state
 

@@ -1,5 +1,5 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials  // Data, and JSONDecoder for the type of a refused line
+import FoundationEssentials  // Data, as the transport delivers lines
 #else
 import Foundation
 #endif
@@ -11,11 +11,12 @@ extension HostCore: ConnectionHandler {
         let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: connection.peer.isLoopback,
                                     requireToken: services.configuration.requireToken)
         sessions[connection.id] = Session(connection: connection, rules: rules)
+        handle(.opened(connection.id, peer: connection.peer.description))
         if stopping { connection.close() }
     }
 
     func connection(_ connection: Connection, received line: Data) {
-        guard let session = sessions[connection.id], !stopping, !session.revoked else { return }
+        guard let session = sessions[connection.id], !stopping, !session.reading.isHeld(.revoked) else { return }
         // The credentials are asked about at the hello only (DeviceAuth):
         // the limiter is neither checked nor pruned for later lines.
         let action = session.handshake.receive(line, rules: session.rules) { hello, required in
@@ -26,12 +27,11 @@ extension HostCore: ConnectionHandler {
             connection.markEstablished()
             let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
             // WEB.md §3: a paired device is known by the name it was paired as, whatever its hello claims.
-            session.info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
-                                      protocolLevel: access.level)
-            session.pairedName = pairedName
+            let info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
+                                  protocolLevel: access.level)
             if byCode, let pairedName { session.issuedToken = auth.tokens.devices.first { $0.name == pairedName }?.token }
-            if let pairedName { auth.saw(pairedName, now: UTCTime.now()) }
-            submit(Outcome([.welcome(connection.id, id: id, level: access.level)]))
+            handle(.established(connection.id, info, pairedName: pairedName, isControl: access.isControl, id: id,
+                                level: access.level, now: UTCTime.now()))
         case .refuseAndClose(let error, _):
             // A failed token or pairing code is counted by DeviceAuth already.
             services.logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
@@ -39,9 +39,9 @@ extension HostCore: ConnectionHandler {
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
             connection.closeAfterFlush(.refused)
         case .refuse(let error):
-            refuseLine(line, error: error, session: session)
+            handle(.refusedLine(connection.id, error))
         case .request(let message):
-            handle(message, from: session)
+            handle(.request(connection.id, message))
         }
     }
 
@@ -52,28 +52,13 @@ extension HostCore: ConnectionHandler {
     /// order: closing behind them sends them all first, then `tooLarge` if
     /// that was the end, then closes.
     func connectionInputEnded(_ connection: Connection) {
-        submit(Outcome([.closeAfterFlush(connection.id)]))
+        handle(.inputEnded(connection.id))
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
         run(commits.left(connection.id, now: .now))
-        guard let session = sessions.removeValue(forKey: connection.id), let info = session.info else { return }
-        if !stopping { submit(Outcome([.liftHolds(of: connection.id)])) }
-        if let name = session.pairedName { auth.saw(name, now: UTCTime.now()) }
-        let word: String
-        switch reason {
-        case .peerClosed, .closedByHost: word = session.closeReason ?? "closed"
-        case .lineTooLong: word = "tooLarge"
-        case .outputLimit: word = "slow"
-        case .notEstablished: word = "handshake"
-        case .socketError: word = "error"
-        case .loopStopped: word = "shutdown"
-        case .protocolViolation: word = "protocol"
-        case .streamFailed: word = "error"
-        }
-        services.logger.info("\(info.name) (\(info.kind), \(info.address)) left: \(reason)"
-            + (session.closeReason.map { " (\($0))" } ?? ""))
-        emit(.leave(client: info, reason: word))
+        let closeReason = sessions.removeValue(forKey: connection.id)?.closeReason
+        handle(.closed(connection.id, reason: reason, closeReason: closeReason, now: UTCTime.now()))
     }
 
     func connectionRejected(from peer: SocketAddress, by listener: Listener) {
@@ -83,42 +68,16 @@ extension HostCore: ConnectionHandler {
     /// Sends `welcome` once the outcomes before it are out, and from then on
     /// includes the client in broadcasts.
     func welcome(_ id: ConnectionID, id requestID: RequestID?, level: Int) {
-        guard let session = sessions[id], let info = session.info else { return }
+        guard let session = sessions[id], let client = state.sessions[id], let info = client.info else { return }
         let line = live.lines.welcome(id: requestID, level: level, host: hostInfo, locked: lock.isLocked,
                                       token: session.issuedToken, faces: currentFaces(for: session))
         if let outbound = try? OutboundLine(line) { session.connection.send(outbound) }
-        if !session.isControl {
+        if !client.isControl {
             session.receivesBroadcasts = true
             sendTitles(to: id)  // what plugins show now; later changes come as broadcasts
         }
         services.logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
-            + (session.pairedName.map { ", paired as '\($0)'" } ?? ""))
+            + (client.pairedName.map { ", paired as '\($0)'" } ?? ""))
         emit(.join(client: info))
-    }
-
-    /// A line that could not be decoded or may not be sent: the error, and
-    /// for a refused edit (an invalid button) the layout to everyone (§5).
-    private func refuseLine(_ line: Data, error: ProtocolError, session: Session) {
-        // Only short lines are looked into again: a hostile client's huge
-        // garbage must not cost a second parse. An `invalid` line is well-formed
-        // JSON that was decoded whole already, so its type is read at any size.
-        let type = line.count <= 4096 || error.code == .invalid ? Self.requestType(of: line) : nil
-        // §6 names the request kinds: a well-formed edit or press whose button
-        // breaks a rule is refused by the lock first, like one that would be
-        // outOfRange or stale. (`invalid` comes from decoding, which is why
-        // it is checked here.)
-        if error.code == .invalid, let kind = type.flatMap(RequestKind.init(rawValue:)),
-           refusedByLock(kind, id: error.id, from: session) {
-            return
-        }
-        let edit = error.code == .invalid && type.flatMap(RequestKind.init(rawValue:))?.rule.editsLayout == true
-        submit(Outcome(refusal(error, request: type ?? "a request", session: session, then: edit ? .afterEdit : .none)),
-               from: session)
-    }
-
-    /// The `type` of a line that failed to decode, when it has a readable one.
-    private static func requestType(of line: Data) -> String? {
-        struct Typed: Decodable { var type: String }
-        return try? JSONDecoder().decode(Typed.self, from: line).type
     }
 }

@@ -5,52 +5,13 @@ import DeckTransport
 import LockGate
 
 extension HostCore {
-    /// The control requests of PROTOCOL.md §7 (only control clients get here).
+    /// The control requests of PROTOCOL.md §7 whose rules are still here,
+    /// not in ``HostState`` (only control clients get here).
     func control(_ message: ClientMessage, from session: Session) {
-        let connection = session.connection.id
         let id = message.id
         switch message.request {
-        case .status:
-            submit(Outcome([.status(connection, id)]), from: session)
-        case .lock:
-            var effects: [Effect] = [.ok(connection, id, withRevision: false)]
-            if case .broadcast(let locked, let source) = lock.lock() {
-                effects += Effect.lockChanged(locked, source: source, by: session.info, log: "locked\(byline(session))")
-            }
-            submit(Outcome(effects), from: session)
-        case .unlock:
-            switch lock.unlock() {
-            case .stillLockedByProbe:
-                submit(Outcome(refusal(ProtocolError(.locked,
-                    "the manual lock is off, but the desktop session is locked (lock probe), so the host stays locked", id: id),
-                    request: "unlock", session: session)), from: session)
-            case .unlocked(let action):
-                var effects: [Effect] = [.ok(connection, id, withRevision: false)]
-                if case .broadcast(let locked, let source) = action {
-                    effects += Effect.lockChanged(locked, source: source, by: session.info, log: "unlocked\(byline(session))")
-                }
-                submit(Outcome(effects), from: session)
-            }
-        case .profiles:
-            submit(Outcome([.profiles(connection, id)]), from: session)
-        case .subscribe:
-            submit(Outcome([.subscribe(connection), .ok(connection, id, withRevision: false), .titles(connection)]), from: session)
-        case .pair(let name):
-            pair(name, id: id, from: session)
-        case .unpair(let name):
-            unpair(name, id: id, from: session)
-        case .devices:
-            submit(Outcome([.send(session.connection.id, .devices(id: id, pairedDevices()))]), from: session)
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
-        case .useProfile(let name):
-            switchProfile(to: name, reason: "useProfile", session: session, requestID: id, press: nil)
-        case .snapshots(let profile):
-            snapshots(of: profile, id: id, from: session)
-        case .restore(let generation):
-            restore(generation, id: id, from: session)
-        case .export(let profile):
-            export(profile, id: id, from: session)
         case .restartPlugin(let plugin):
             restartPlugin(plugin, id: id, from: session)
         case let .setFace(page, index, state, title, clear):
@@ -63,7 +24,7 @@ extension HostCore {
 
     /// The `status` reply, from the committed state.
     func status() -> HostStatus {
-        let clients = sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
+        let clients = state.sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }
         var names = catalog.names
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
@@ -86,74 +47,5 @@ extension HostCore {
             infos.sort { $0.name < $1.name }
         }
         return .profiles(id: id, active: live.committed.profile, profiles: infos)
-    }
-
-    /// `pair NAME`: a new token, on disk before it is shown. Pairing a name
-    /// again revokes its old token as `unpair` would: the connections that
-    /// presented it are closed (none can hold the new one before it is shown).
-    private func pair(_ name: String, id: RequestID?, from session: Session) {
-        let (token, undo) = auth.pair(name, now: UTCTime.now())
-        let connection = session.connection.id
-        saveTokens(for: session, undo: undo, request: "pair", id: id) { core in
-            core.services.logger.info("paired a device as '\(name)'" + (undo.device == nil ? "" : ", replacing its old token")
-                             + core.byline(core.sessions[connection]))
-            core.revoke(pairedAs: name)
-            var generator = SystemRandomNumberGenerator()  // getrandom(2), as for tokens
-            let code = core.auth.pairing.issue(for: name, now: .now, using: &generator)
-            let seconds = Int(core.auth.pairing.lifetime.components.seconds)
-            let offer = PairingOffer(code: code, link: core.pairingLink(code),
-                                     expires: UTCTime.format(UTCTime.now() + seconds))
-            return [.closeRevoked(pairedAs: name), .send(connection, .paired(id: id, name: name, token: token, pairing: offer))]
-        }
-    }
-
-    /// `unpair NAME`: the token is forgotten at once (a new hello with it is
-    /// refused), then written, then that device's connections are closed.
-    private func unpair(_ name: String, id: RequestID?, from session: Session) {
-        guard let undo = auth.unpair(name) else {
-            submit(Outcome(refusal(ProtocolError(.notFound, "no device is paired as '\(name)'", id: id), request: "unpair",
-                                   session: session)), from: session)
-            return
-        }
-        let connection = session.connection.id
-        saveTokens(for: session, undo: undo, request: "unpair", id: id) { core in
-            core.services.logger.info("unpaired '\(name)'\(core.byline(core.sessions[connection]))")
-            core.revoke(pairedAs: name)
-            return [.closeRevoked(pairedAs: name), .ok(connection, id, withRevision: false)]
-        }
-    }
-
-    /// The connections that presented `name`'s token, now revoked and
-    /// saved so, are no longer read from; ``Effect/closeRevoked(pairedAs:)``
-    /// closes them in pipeline order.
-    private func revoke(pairedAs name: String) {
-        for device in sessions.values where device.pairedName == name {
-            device.revoked = true
-            device.updateReading()
-        }
-    }
-
-    /// Writes the tokens; on failure `undo` takes this one change back and
-    /// the sender gets `internal`. Once written, the effects `saved` returns
-    /// go into the pipeline: closing the revoked connections behind the
-    /// replies still owed to them, so none is dropped.
-    private func saveTokens(for session: Session, undo: DeviceAuth.Undo, request: String, id: RequestID?,
-                            then saved: @escaping (HostCore) -> [Effect]) {
-        let store = auth.tokens
-        let path = auth.path
-        let connection = session.connection.id
-        onDisk(for: session, { _ in
-            Result { () throws(HostError) in try TokenStore.save(store, path: path) }
-        }, then: { core, result in
-            switch result {
-            case .success:
-                core.submit(Outcome(saved(core)))
-            case .failure(let error):
-                core.auth.undo(undo)
-                guard let session = core.sessions[connection] else { return }
-                core.submit(Outcome(core.refusal(ProtocolError(.internal, "could not save the device tokens: \(error)", id: id),
-                                                 request: request, session: session)))
-            }
-        })
     }
 }

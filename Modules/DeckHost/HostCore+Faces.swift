@@ -60,7 +60,7 @@ extension HostCore {
         var changes: [FaceChange] = clear ? [.clear] : []
         if let state { changes.append(.state(state)) }
         if let title { changes.append(.title(title)) }
-        let who = session.info?.name ?? "a control client"
+        let who = info(session)?.name ?? "a control client"
         if let refused = feedFaces(.change(slot, changes, from: .control(who))) {
             submit(Outcome(refusal(ProtocolError(refused.code, refused.message, id: id), request: "setFace", session: session)),
                    from: session)
@@ -72,12 +72,12 @@ extension HostCore {
 
     // MARK: Lines
 
-    func level(of session: Session) -> Int { session.info?.protocolLevel ?? session.handshake.access?.level ?? 1 }
+    func level(of session: Session) -> Int { info(session)?.protocolLevel ?? session.handshake.access?.level ?? 1 }
 
     /// TCP devices get image bytes inline (they may have no HTTP); the web
     /// deck and control clients fetch or ignore them.
     func inlinesImages(_ session: Session) -> Bool {
-        !session.isControl && session.connection.listener.address != inputs.reachability.webAddress
+        state.sessions[session.connection.id]?.isControl != true && session.connection.listener.address != inputs.reachability.webAddress
     }
 
     /// The faces a session's `welcome` or `layout` lists: none below level 8.

@@ -17,16 +17,7 @@ extension HostCore {
 
     /// A change of the lock probe's answer (posted from the probe's thread).
     func probeReported(_ result: LockProbe.Result) {
-        switch result {
-        case .failed(let message):
-            services.logger.warning(message + "; the lock stays as it was")
-        case .reading(let reading):
-            services.logger.debug("the lock probe says \(reading)")
-            if case .broadcast(let locked, let source) = lock.probeReported(reading) {
-                submit(Outcome(Effect.lockChanged(locked, source: source, by: nil,
-                    log: locked ? "locked: the desktop session is locked" : "unlocked: the desktop session is unlocked")))
-            }
-        }
+        handle(.probe(result))
     }
 
     /// Stops accepting and reading, lets the edits in hand reach the disk and
@@ -46,7 +37,7 @@ extension HostCore {
         inputs.plugins?.shutdown(grace: .milliseconds(1000), killGrace: .milliseconds(400)) { [weak self] in
             self?.finishStoppingIfReady()
         }
-        for session in sessions.values where session.connection.isOpen { session.connection.pauseReading() }
+        for session in sessions.values { session.hold(.stopping) }
         run(commits.release())
         finishStoppingIfReady()
         guard !shutdown.isStopped else { return }

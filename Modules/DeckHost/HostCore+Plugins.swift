@@ -94,7 +94,7 @@ extension HostCore {
     /// The titles faces show now, to a client below level 8 that just
     /// joined (or subscribed); level 8 has them in its welcome's `faces`.
     func sendTitles(to id: ConnectionID) {
-        guard let session = sessions[id], (session.info?.protocolLevel ?? 1) < 8 else { return }
+        guard let session = sessions[id], (info(session)?.protocolLevel ?? 1) < 8 else { return }
         for face in faces.current where face.title != nil {
             send(.buttonState(page: face.page, index: face.index, title: face.title), to: id)
         }

@@ -82,7 +82,7 @@ extension HostCore {
             var effects: [Effect] = []
             if let connection { effects.append(.ok(connection, id, withRevision: true)) }
             effects += [.broadcastLayout,
-                        .rebased(profile: active, file: file, rebase, revision: state.revision, by: requester?.info,
+                        .rebased(profile: active, file: file, rebase, revision: state.revision, by: info(requester),
                                  log: "reloaded '\(active)' from \(file) (revision \(state.revision))\(byline(requester))")]
             submit(Outcome(live: state, effects, ifWriteFails: connection.map { [.refuse($0, id, request: "reload")] } ?? []),
                    write: state.snapshot(reason: "reload"))
@@ -91,8 +91,8 @@ extension HostCore {
         if activeFile == nil, !broken.isEmpty {
             let problems = broken.flatMap(\.problems)
             for item in problems { services.logger.warning("\(item) (the live layout of '\(active)' stays)") }
-            let message = Self.problemSentence(broken) + "; the live layout stays"
-            var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: requester?.info))]
+            let message = HostState.problemSentence(broken) + "; the live layout stays"
+            var effects: [Effect] = [.event(.reload(profile: active, revision: nil, problems: problems.map(problem), by: info(requester)))]
             if let connection {
                 effects.insert(.send(connection, .error(id: id, code: .invalid, message: message, problems: problems.map(problem))), at: 0)
             }
@@ -102,7 +102,7 @@ extension HostCore {
         var effects: [Effect] = []
         if let connection { effects.append(.ok(connection, id, withRevision: true)) }
         if explicit || changes.all.contains(where: { $0 == activeFile?.fingerprint.file }) {
-            effects.append(.event(.reload(profile: active, revision: live.head.revision, problems: [], by: requester?.info)))
+            effects.append(.event(.reload(profile: active, revision: live.head.revision, problems: [], by: info(requester))))
         }
         if activeFile == nil {
             effects.append(.log(.warning, "profile '\(active)' has no file in \(folder.path) any more; its live layout stays"))
@@ -110,19 +110,6 @@ extension HostCore {
             effects.append(.log(.info, "reloaded the profiles\(byline(requester)); '\(active)' did not change, its live layout stays"))
         }
         submit(Outcome(effects))
-    }
-
-    /// `default.yaml has a problem`, `a.yaml, b.yaml has problems`: the start of a refusal's message.
-    static func problemSentence(_ broken: [ProfileCatalog.File]) -> String {
-        let files = broken.map(\.fingerprint.file).joined(separator: ", ")
-        return "\(files) has \(broken.flatMap(\.problems).count == 1 ? "a problem" : "problems")"
-    }
-
-    /// `error invalid` with `message` and every problem of the `broken` files.
-    func refusal(_ broken: [ProfileCatalog.File], _ message: String, request: String, id: RequestID?,
-                 session: Session) -> [Effect] {
-        refusal(ProtocolError(.invalid, message, id: id), request: request, session: session,
-                problems: broken.flatMap(\.problems).map(problem))
     }
 
     /// A profile file other than the live one changed: log it, tell subscribers.
@@ -139,182 +126,5 @@ extension HostCore {
             for item in entry.problems { services.logger.warning("\(item)") }
         }
         emit(.reload(profile: name, revision: nil, problems: entry.problems.map(problem), by: nil))
-    }
-
-    // MARK: Switching profiles
-
-    /// `useProfile`, or a `profile` button: the profile's layout as §5 of
-    /// PROFILE.md resolves it becomes live, as a new revision.
-    func switchProfile(to name: String, reason: String, session: Session?, requestID: RequestID?, press: ActionRequest?) {
-        let connection = session?.connection.id
-        if name == live.head.profile {
-            if let connection { submit(Outcome([.ok(connection, requestID, withRevision: true)])) }
-            if let press { actionEnded(press, .delivered) }
-            return
-        }
-        if catalog.profile(named: name) == nil, case let broken = ProfileResolver.brokenFiles(named: name, in: catalog),
-           !broken.isEmpty {
-            // PROFILE.md §4: a profile with any error is not loaded. Its
-            // newest snapshot is not served instead (as at start, where
-            // something must be): the person who asked hears what is wrong
-            // with the file, and the live layout stays as it is.
-            let problems = broken.flatMap(\.problems)
-            let message = Self.problemSentence(broken) + "; profile '\(name)' is not loaded, and the live layout stays"
-            for item in problems { services.logger.warning("\(item)") }
-            if let session {
-                submit(Outcome(refusal(broken, message, request: "useProfile", id: requestID, session: session)), from: session)
-            }
-            if let press { actionEnded(press, .failed(reason: message)) }
-            return
-        }
-        let catalog = self.catalog
-        onDisk(for: session, { store in
-            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
-        }, then: { core, result in
-            core.finishSwitch(to: name, result, reason: reason, connection: connection, requestID: requestID, press: press)
-        })
-    }
-
-    private func finishSwitch(to name: String, _ result: Result<ProfileResolution?, HostError>, reason: String,
-                              connection: ConnectionID?, requestID: RequestID?, press: ActionRequest?) {
-        let session = connection.flatMap { sessions[$0] }
-        let resolution: ProfileResolution
-        switch result {
-        case .success(let found?):
-            resolution = found
-        case .success(nil), .failure:
-            let message: String
-            if case .failure(let error) = result {
-                message = error.description
-            } else {
-                let known = catalog.names.isEmpty ? "no valid profile" : catalog.names.joined(separator: ", ")
-                message = "there is no profile named '\(name)' (the layouts folder holds \(known))"
-            }
-            if let session {
-                let code: ErrorCode = if case .failure = result { .internal } else { .notFound }
-                submit(Outcome(refusal(ProtocolError(code, message, id: requestID), request: "useProfile", session: session)))
-            }
-            if let press { actionEnded(press, .failed(reason: message)) }
-            return
-        }
-        for notice in resolution.notices { note(notice) }
-        let state = live.advance(layout: resolution.layout, profile: name, source: resolution.source, edits: resolution.edits)
-        let by = session?.info ?? press?.by
-        var effects: [Effect] = []
-        if let connection { effects.append(.ok(connection, requestID, withRevision: true)) }
-        effects += [.broadcastLayout, .event(.profile(profile: name, revision: state.revision, by: by)),
-                    .log(.info, "switched to profile '\(name)' (revision \(state.revision))" + (by.map { " by \($0.name)" } ?? ""))]
-        if let press { effects.append(.actionEnded(press, .delivered)) }
-        let failures: [WriteFailure] = (connection.map { [.refuse($0, requestID, request: "useProfile")] } ?? [])
-            + (press.map { [.actionFailed($0)] } ?? [])
-        submit(Outcome(live: state, effects, ifWriteFails: failures), write: state.snapshot(reason: reason))
-    }
-
-    // MARK: Snapshots, restore, export
-
-    /// `snapshots [profile]`: the history, newest first.
-    func snapshots(of requested: String?, id: RequestID?, from session: Session) {
-        let profile = requested ?? live.head.profile
-        let known = profile == live.head.profile || catalog.profile(named: profile) != nil
-            || !ProfileResolver.brokenFiles(named: profile, in: catalog).isEmpty
-        let connection = session.connection.id
-        onDisk(for: session, { store in
-            Result { () throws(SnapshotError) in try store.list(profile: profile) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            switch result {
-            case .success(let listing) where known || !listing.snapshots.isEmpty:
-                for notice in listing.notices { core.note(notice.message) }
-                let infos = listing.snapshots.map {
-                    DeckProtocol.SnapshotInfo(generation: $0.generation, revision: $0.revision,
-                                              time: UTCTime.format(Int($0.time.timeIntervalSince1970)), reason: $0.reason, bytes: $0.bytes)
-                }
-                core.submit(Outcome([.send(connection, .snapshots(id: id, profile: profile, snapshots: infos))]))
-            case .success:
-                core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(profile)' and no snapshot of one", id: id),
-                                                 request: "snapshots", session: session)))
-            case .failure(let error):
-                let code: ErrorCode = if case .invalidProfileName = error { .notFound } else { .internal }
-                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "snapshots", session: session)))
-            }
-        })
-    }
-
-    /// `restore GENERATION`: that snapshot of the live profile becomes the
-    /// live layout as a new revision (and a new generation).
-    func restore(_ generation: Int, id: RequestID?, from session: Session) {
-        let profile = live.head.profile
-        let connection = session.connection.id
-        onDisk(for: session, { store in
-            Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            let snapshot: Snapshot
-            switch result {
-            case .success(let read):
-                snapshot = read
-            case .failure(let error):
-                let code: ErrorCode
-                switch error {
-                case .notFound: code = .notFound
-                case .corrupt(let notice):
-                    core.note(notice.message)
-                    code = .notFound
-                default: code = .internal
-                }
-                core.submit(Outcome(core.refusal(ProtocolError(code, error.description, id: id), request: "restore", session: session)))
-                return
-            }
-            guard core.live.head.profile == profile else {
-                core.submit(Outcome(core.refusal(ProtocolError(.invalid, "the live profile changed while restoring; send restore again", id: id),
-                                                 request: "restore", session: session)))
-                return
-            }
-            // The restored layout keeps the live source: it is the live state
-            // of the file as it is now, so it survives a restart.
-            // For the next rebase it counts as the edits that turn the file's layout into it (PROFILE.md §5).
-            let edits = EditRebase.changes(from: core.live.head.fileLayout, to: snapshot.layout)
-            let state = core.live.advance(layout: snapshot.layout, edits: edits)
-            core.submit(Outcome(live: state, [
-                .ok(connection, id, withRevision: true), .broadcastLayout,
-                .event(.restore(profile: profile, generation: generation, revision: state.revision, by: session.info)),
-                .log(.info, "restored generation \(generation) of '\(profile)' (revision \(state.revision))\(core.byline(session))"),
-            ], ifWriteFails: [.refuse(connection, id, request: "restore")]),
-                        write: state.snapshot(reason: "restore"), from: session)
-        })
-    }
-
-    /// `export [profile]`: the live layout (or another profile's current
-    /// state, as switching to it would make live) as profile YAML.
-    func export(_ requested: String?, id: RequestID?, from session: Session) {
-        let connection = session.connection.id
-        guard let name = requested, name != live.head.profile else {
-            submit(Outcome([.exportLive(connection, id)]), from: session)
-            return
-        }
-        let catalog = self.catalog
-        onDisk(for: session, { store in
-            Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) }
-        }, then: { core, result in
-            guard let session = core.sessions[connection] else { return }
-            switch result {
-            case .success(let resolution?):
-                let yaml = DeckProfile(name: name, layout: resolution.layout).yaml
-                core.submit(Outcome([.send(connection, .export(id: id, profile: name, yaml: yaml))]))
-            case .success(nil):
-                let broken = ProfileResolver.brokenFiles(named: name, in: catalog)
-                guard !broken.isEmpty else {
-                    core.submit(Outcome(core.refusal(ProtocolError(.notFound, "there is no profile named '\(name)' and no snapshot of one", id: id),
-                                                     request: "export", session: session)))
-                    return
-                }
-                // The profile exists, as a broken file with nothing live to
-                // export: say what is wrong with it, as useProfile does.
-                core.submit(Outcome(core.refusal(broken, Self.problemSentence(broken) + "; profile '\(name)' has no snapshot to export",
-                                                 request: "export", id: id, session: session)))
-            case .failure(let error):
-                core.submit(Outcome(core.refusal(ProtocolError(.internal, error.description, id: id), request: "export", session: session)))
-            }
-        })
     }
 }

@@ -12,15 +12,15 @@ import DeckTransport
 import DeckWeb
 import LockGate
 
-/// The host's glue, owned by the event loop's thread: the sessions and
-/// sending to them, the loop, the services it was started with (the
-/// configuration, the log, the disk thread, the runner), the inputs (the
-/// listeners and how they are reached, signals, the folder watch, the lock
-/// probe, the plugins), and the value types that hold the state, each with
-/// its own tests — twelve stored properties in all (docs/host.md, "The
-/// host's structure"). Nothing here blocks: disk work goes to the
-/// ``DiskWorker``, actions to the ``ActionRunner``, and their results come
-/// back through `EventLoop.execute`.
+/// The host's I/O shell, owned by the event loop's thread: the sessions'
+/// sockets and sending to them, the loop, the services it was started with
+/// (the configuration, the log, the disk thread, the runner), the inputs
+/// (the listeners and how they are reached, signals, the folder watch, the
+/// lock probe, the plugins), and ``HostState``, which decides. Inputs go to
+/// `state.handle`; the ``HostAction``s it returns are applied in order
+/// (docs/host.md, "The host's structure"). Nothing here blocks: disk work
+/// goes to the ``DiskWorker``, actions to the ``ActionRunner``, and their
+/// results come back through `EventLoop.execute`.
 final class HostCore {
     /// The configuration, the logger, the disk thread and the services.runner.
     let services: HostServices
@@ -30,25 +30,14 @@ final class HostCore {
     /// the lock probe and the plugins (set in `Host.start`).
     var inputs = HostInputs()
 
-    /// One per open connection, device or control client.
+    /// One per open connection, device or control client: its socket,
+    /// handshake and reading (who it is lives in `state.sessions`).
     var sessions: [ConnectionID: Session] = [:]
-    /// The live layout: committed, head, the committed revision's lines and the generation it was written as.
-    var live: LiveLayout
-    /// The road from accepted to acknowledged: pipeline, gather, throttle.
-    var commits: CommitScheduler<Outcome>
-    /// The paired devices, when each was last seen, the pairing codes and the
-    /// failed-attempt limit, asked at each `hello`.
-    var auth: DeviceAuth
-    /// The manual lock and the probe's.
-    var lock = LockState()
-    /// The plugin buttons each device holds down.
-    var holds = HeldButtons()
-    /// The layouts folder as last scanned.
-    var catalog: ProfileCatalog
-    /// What `status` shows in `notices`.
-    var notices: Notices
-    /// Running, stopping, stopped (and the exit status).
-    var shutdown = Shutdown()
+    /// The rules and every value they decide on (``HostState``).
+    var state: HostState
+    /// Actions waiting to be applied: one applied may lead to another input,
+    /// whose actions queue behind it instead of running inside it.
+    private var queued = ActionQueue()
     /// The buttons' live faces (docs/faces.md): fed in HostCore+Faces.swift.
     var faces: FaceTable
     /// The images faces show, which the web listener serves at `/faces/`.
@@ -58,14 +47,26 @@ final class HostCore {
          notices: [String]) throws(TransportError) {
         self.services = services
         self.loop = loop
-        self.live = try LiveLayout(state)
-        self.commits = CommitScheduler(window: services.configuration.gatherWindow)
-        self.auth = DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
-                               pairingLifetime: services.configuration.pairingLifetime)
-        self.catalog = catalog
-        self.notices = Notices(start: notices)
+        self.state = HostState(live: try LiveLayout(state),
+                               commits: CommitScheduler(window: services.configuration.gatherWindow),
+                               auth: DeviceAuth(tokens: tokens, path: services.configuration.state + "/tokens.json",
+                                                pairingLifetime: services.configuration.pairingLifetime),
+                               catalog: catalog, notices: Notices(start: notices),
+                               maxLayoutBytes: services.configuration.maxLayoutBytes,
+                               layoutsPath: services.configuration.layouts)
         self.faces = FaceTable(layout: state.layout)
     }
+
+    // The values the rules own, as the shell's code still reads and changes
+    // them where a decision has not moved into HostState yet.
+    var live: LiveLayout { get { state.live } _modify { yield &state.live } }
+    var commits: CommitScheduler<Outcome> { get { state.commits } _modify { yield &state.commits } }
+    var auth: DeviceAuth { get { state.auth } _modify { yield &state.auth } }
+    var lock: LockState { get { state.lock } _modify { yield &state.lock } }
+    var holds: HeldButtons { get { state.holds } _modify { yield &state.holds } }
+    var catalog: ProfileCatalog { get { state.catalog } _modify { yield &state.catalog } }
+    var notices: Notices { get { state.notices } _modify { yield &state.notices } }
+    var shutdown: Shutdown { get { state.shutdown } _modify { yield &state.shutdown } }
 
     /// The host as `welcome` and `status` name it.
     var hostInfo: HostInfo { HostInfo(version: Host.version) }
@@ -74,10 +75,79 @@ final class HostCore {
         ProfileFolder(path: services.configuration.layouts, maxLayoutBytes: services.configuration.maxLayoutBytes)
     }
     /// True from the start of the stop on.
-    var stopping: Bool { shutdown.isStopping }
+    var stopping: Bool { state.stopping }
 
     /// This core, carried through `execute` from other threads.
     var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
+
+    // MARK: Applying what the rules decided
+
+    /// Hands `input` to the rules and applies what they return, in order.
+    func handle(_ input: HostInput) {
+        apply(state.handle(input))
+    }
+
+    /// Hands `input` to the rules and performs its actions at once, where
+    /// they must keep their place among an outcome's effects (the `up` of a
+    /// lifted button between the lock's broadcast and its event). Only for
+    /// inputs whose actions never enter the pipeline (logs, effects).
+    private func handleInPlace(_ input: HostInput) {
+        for action in state.handle(input) { perform(action) }
+    }
+
+    /// Applies `actions` in order; actions that come from applying one of
+    /// them wait behind the rest (no re-entrancy).
+    func apply(_ actions: [HostAction]) {
+        guard queued.enqueue(actions) else { return }
+        while let action = queued.next() { perform(action) }
+    }
+
+    func perform(_ action: HostAction) {
+        switch action {
+        case .commit(let commit):
+            submit(commit.outcome, write: commit.writeReason.flatMap { reason in commit.outcome.live?.snapshot(reason: reason) },
+                   editor: commit.editor, from: commit.sender.flatMap { sessions[$0] })
+        case .heard(let device):
+            heard(from: device)
+        case let .log(level, message):
+            services.logger.log(level, message)
+        case let .note(message, level):
+            note(message, level: level)
+        case .disk(let job):
+            runOnDisk(job)
+        case .perform(let effect):
+            perform(effect)
+        case let .pauseReading(connection, reason):
+            sessions[connection]?.hold(reason)
+        case let .control(connection, message):
+            guard let session = sessions[connection] else { return }
+            control(message, from: session)
+        }
+    }
+
+    /// Runs a disk job with its sender's reading paused; the result comes
+    /// back as an input.
+    private func runOnDisk(_ job: DiskJob) {
+        let jobID = job.id
+        switch job.work {
+        case let .readSnapshot(profile, generation):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.snapshot(Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case let .saveTokens(store, path):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
+                DiskResult.saved(Result { () throws(HostError) in try TokenStore.save(store, path: path) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case let .resolve(name, catalog):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.resolution(Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case .listSnapshots(let profile):
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+                DiskResult.listing(Result { () throws(SnapshotError) in try store.list(profile: profile) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        }
+    }
 
     // MARK: The pipeline
 
@@ -122,12 +192,10 @@ final class HostCore {
                 }
             case .pause(let id):
                 guard let session = sessions[id] else { continue }
-                session.throttled = true
-                session.updateReading()
+                session.hold(.throttled)
             case .resume(let ids):
                 for session in ids.compactMap({ sessions[$0] }) {
-                    session.throttled = false
-                    session.updateReading()
+                    session.release(.throttled)
                 }
             }
         }
@@ -188,7 +256,7 @@ final class HostCore {
         case .closeAfterFlush(let id):
             sessions[id]?.connection.closeAfterFlush()
         case .closeRevoked(let name):
-            for device in sessions.values where device.pairedName == name {
+            for device in sessions.values where state.sessions[device.connection.id]?.pairedName == name {
                 device.closeReason = "unpaired"
                 device.connection.closeAfterFlush()
             }
@@ -198,6 +266,9 @@ final class HostCore {
             session.receivesBroadcasts = true
         case .titles(let id):
             sendTitles(to: id)
+        case let .paired(id, requestID, name, token, code, expires):
+            send(.paired(id: requestID, name: name, token: token,
+                         pairing: PairingOffer(code: code, link: pairingLink(code), expires: expires)), to: id)
         case let .status(id, requestID):
             send(.status(id: requestID, status()), to: id)
         case let .profiles(id, requestID):
@@ -207,12 +278,11 @@ final class HostCore {
             send(.export(id: requestID, profile: committed.profile,
                          yaml: DeckProfile(name: committed.profile, layout: committed.layout).yaml), to: id)
         case let .trackHold(request, connection):
-            holds.track(request, of: connection)
+            handleInPlace(.holds(.track(request, of: connection)))
         case .liftHolds(let connection):
-            guard !stopping else { return }
-            lift(holds.left(connection)) { who in "\(who) left while holding it down" }
+            handleInPlace(.holds(.left(connection)))
         case .liftAllHolds:
-            lift(holds.liftAll()) { who in "the host locked while \(who) held it down" }
+            handleInPlace(.holds(.liftAll))
         case .pressPlugin(let request):
             guard case let .plugin(plugin, command, settings) = request.button.action else { return }
             pressPlugin(request, plugin: plugin, command: command, settings: settings)
@@ -221,7 +291,7 @@ final class HostCore {
         case let .actionEnded(request, outcome):
             actionEnded(request, outcome)
         case let .switchProfile(name, press):
-            switchProfile(to: name, reason: "profile", session: nil, requestID: nil, press: press)
+            handle(.profileButton(name, press: press))
         }
     }
 
@@ -271,21 +341,22 @@ final class HostCore {
     /// layout `then` says, a `refused` event and a log line (``Effect/refusal(_:request:to:by:who:problems:then:)``).
     func refusal(_ error: ProtocolError, request: String, session: Session, problems: [Problem]? = nil,
                  then layout: RefusalLayout = .none) -> [Effect] {
-        Effect.refusal(error, request: request, to: session.connection.id, by: session.info,
-                 who: session.info?.name ?? session.connection.peer.description, problems: problems, then: layout)
+        state.refusal(error, request: request, to: session.connection.id, problems: problems, then: layout)
     }
 
     /// `'Files' by Kim's iPhone` style suffix.
     func byline(_ session: Session?) -> String {
-        guard let session else { return "" }
-        return " by " + LogField.cut(session.info?.name ?? session.connection.peer.description)
+        state.byline(session?.connection.id)
+    }
+
+    /// Who `session` is, once its hello was accepted.
+    func info(_ session: Session?) -> ClientInfo? {
+        session.flatMap { state.sessions[$0.connection.id]?.info }
     }
 
     /// A problem with its file relative to the layouts folder, as `status` shows it.
     func problem(_ problem: FileProblem) -> Problem {
-        let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
-        let file = problem.file.hasPrefix(prefix) ? String(problem.file.dropFirst(prefix.count)) : problem.file
-        return Problem(file: file, line: problem.line, column: problem.column, message: problem.message)
+        state.problem(problem)
     }
 
     /// Runs `job` on the disk thread with `session`'s reading paused, then
@@ -293,8 +364,7 @@ final class HostCore {
     func onDisk<Result: Sendable>(for session: Session?, _ job: @escaping @Sendable (SnapshotStore) -> Result,
                                   then finished: @escaping (HostCore, Result) -> Void) {
         if let session {
-            session.waitingForDisk = true
-            session.updateReading()
+            session.hold(.disk)
         }
         let id = session?.connection.id
         let bound = self.bound
@@ -304,8 +374,7 @@ final class HostCore {
                 let core = bound.value
                 finish.value(core, result)
                 if let id, let session = core.sessions[id] {
-                    session.waitingForDisk = false
-                    session.updateReading()
+                    session.release(.disk)
                 }
             }
         }

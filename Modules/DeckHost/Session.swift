@@ -1,15 +1,13 @@
 import DeckProtocol
 import DeckTransport
 
-/// One connection as the host sees it. Loop-confined.
+/// One connection as the shell sees it: the socket, its handshake, what it
+/// receives and why its reading is paused. Who it is lives in
+/// ``HostState/sessions`` (``SessionState``). Loop-confined.
 final class Session {
     let connection: Connection
     let rules: Handshake.Rules
     var handshake = Handshake()
-    /// Who it is, once its `hello` was accepted.
-    var info: ClientInfo?
-    /// The paired device whose token it presented (closed by `unpair`).
-    var pairedName: String?
     /// The token its `welcome` carries: it paired with a pairing code (WEB.md §3).
     var issuedToken: String?
     /// True once its `welcome` went out (devices) or it subscribed (control
@@ -17,14 +15,8 @@ final class Session {
     var receivesBroadcasts = false
     /// A subscribed control client also gets events.
     var subscribed = false
-    /// Reading is paused while a request of this client waits for the disk
-    /// (control requests), so its replies stay in request order.
-    var waitingForDisk = false
-    /// Reading is paused because too many outcomes wait for the disk.
-    var throttled = false
-    /// Its token was revoked (`pair`, `unpair`): nothing more it sends is
-    /// read; it is closed once the replies already owed to it are out.
-    var revoked = false
+    /// Who holds its reading paused, and why.
+    private(set) var reading = ReadGate()
     /// Why the host closed it, for the `leave` event.
     var closeReason: String?
 
@@ -33,15 +25,22 @@ final class Session {
         self.rules = rules
     }
 
-    var isControl: Bool { handshake.access?.isControl ?? false }
+    /// Pauses reading for `reason` (the first hold pauses the connection).
+    func hold(_ reason: ReadGate.Reason) {
+        apply(reading.hold(reason))
+    }
 
-    /// Pauses or resumes reading to match ``waitingForDisk``, ``throttled`` and ``revoked``.
-    func updateReading() {
+    /// Ends `reason`'s hold (the last one resumes the connection).
+    func release(_ reason: ReadGate.Reason) {
+        apply(reading.release(reason))
+    }
+
+    private func apply(_ action: ReadGate.Action) {
         guard connection.isOpen else { return }
-        if waitingForDisk || throttled || revoked {
-            connection.pauseReading()
-        } else {
-            connection.resumeReading()
+        switch action {
+        case .pause: connection.pauseReading()
+        case .resume: connection.resumeReading()
+        case .none: break
         }
     }
 }

@@ -26,6 +26,12 @@ struct TokenStore: Sendable, Equatable {
     /// Makes a new token for `name`, replacing that name's old one.
     mutating func pair(_ name: String, now: Int) -> String {
         var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure on Linux
+        return pair(name, now: now, using: &generator)
+    }
+
+    /// Makes a new token for `name` from `generator`'s bytes (the host's is
+    /// `getrandom(2)`; a test's may be seeded), replacing that name's old one.
+    mutating func pair(_ name: String, now: Int, using generator: inout some RandomNumberGenerator) -> String {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let token = Base64URL.encode(bytes)
         devices.removeAll { $0.name == name }

@@ -11,12 +11,17 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     public var message: String
     /// The id to echo, or nil when the request had none (or none could be read).
     public var id: RequestID?
+    /// The `type` the line named, when it was read before decoding failed
+    /// (nil for a line that is not JSON or has no string `type`). The host
+    /// names the refused request with it, so it never parses a line twice.
+    public var type: String?
 
     /// Makes an error; `message` should say what was wrong and what to do.
-    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
+    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil, type: String? = nil) {
         self.code = code
         self.message = message
         self.id = id
+        self.type = type
     }
 
     /// `code: message`, as `deckctl` prints a refusal.

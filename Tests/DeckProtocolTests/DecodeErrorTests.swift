@@ -174,7 +174,7 @@ struct DecodeErrorTests {
 
     @Test func unknownTypeAfterHandshakeIsUnsupported() throws {
         #expect(clientResult(#"{"type":"fly","id":1}"#, access: Self.control).failure == ProtocolError(
-            .unsupported, "unknown message type 'fly' (this host speaks protocol level 8)", id: 1))
+            .unsupported, "unknown message type 'fly' (this host speaks protocol level 8)", id: 1, type: "fly"))
     }
 
     // MARK: The first line

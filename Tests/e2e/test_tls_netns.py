@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tls_host import Host, web_supported
+from tls_host import Host
 
 CLIENT = Path(__file__).with_name("netns_client.py")
 
@@ -94,7 +94,7 @@ def pairing(host, name):
 @pytest.mark.parametrize("use_tls", [False, True], ids=["plain", "tls"])
 def test_token_and_pairing_code_cross_the_veth_only_in_the_clear_without_tls(veth, tmp_path, use_tls):
     namespace, interface, host_address, _ = veth
-    web = ["--web", f"{host_address}:0"] if web_supported() else []
+    web = ["--web", f"{host_address}:0"]
     host = Host(*(["--tls", "auto"] if use_tls else []), *web, listen=f"{host_address}:0")
     try:
         token = json.loads(host.deckctl("pair", "phone", "--json"))["token"]

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tls_host import Host, web_supported
+from tls_host import Host
 
 SCANS = ["--sslv2", "--sslv3", "--tlsv1", "--tlsv1_1", "--tlsv1_2", "--tlsv1_3", "--compression", "--reneg",
          "--heartbleed", "--fallback", "--elliptic_curves"]
@@ -15,10 +15,7 @@ OLD_VERSIONS = ["ssl_2_0_cipher_suites", "ssl_3_0_cipher_suites", "tls_1_0_ciphe
 
 @pytest.fixture(scope="module")
 def host():
-    args = ["--tls", "auto"]
-    if web_supported():
-        args += ["--web", "127.0.0.1:0"]
-    running = Host(*args)
+    running = Host("--tls", "auto", "--web", "127.0.0.1:0")
     yield running
     running.stop()
 
@@ -81,5 +78,4 @@ def test_sslyze_finds_nothing_weak(host, tmp_path):
         scanned.append(label)
         print(f"{label} port {port}: accepted {', '.join(suites)}")
     assert "device" in scanned
-    if web_supported():
-        assert "web" in scanned, "the web listener was not scanned"
+    assert "web" in scanned, "the web listener was not scanned"

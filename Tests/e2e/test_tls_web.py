@@ -8,10 +8,9 @@ import ssl
 
 import pytest
 
-from tls_host import Host, closed_without_answer, fingerprint, make_ca, pinning_context, tls_connect, web_supported
+from tls_host import Host, closed_without_answer, fingerprint, make_ca, pinning_context, tls_connect
 
 websockets = pytest.importorskip("websockets")
-pytestmark = pytest.mark.skipif(not web_supported(), reason="this deckd has no web listener yet")
 
 
 @pytest.fixture(scope="module")

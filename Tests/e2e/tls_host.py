@@ -41,7 +41,7 @@ class Host:
         command = [str(bin_dir() / "deckd"), "--layouts", str(self.folder / "layouts"),
                    "--state", str(self.state), "--control", str(self.control),
                    "--listen", listen, "--plugins", str(self.folder / "plugins"), *args]
-        if "--web" not in args and "--no-web" not in args and web_supported():
+        if "--web" not in args and "--no-web" not in args:
             command += ["--no-web"]
         self.process = subprocess.Popen(command, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
         self.log = []
@@ -98,18 +98,6 @@ class Host:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-
-
-_web = None
-
-
-def web_supported():
-    """Whether this deckd has the web listener (`--no-web`)."""
-    global _web
-    if _web is None:
-        help_text = subprocess.run([str(bin_dir() / "deckd"), "--help"], capture_output=True, text=True).stdout
-        _web = "--no-web" in help_text
-    return _web
 
 
 def pinning_context():

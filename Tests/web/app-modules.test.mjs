@@ -73,6 +73,14 @@ test('a button needs a name; an empty icon is left out', () => {
   assert.deepEqual(buildButton({ ...sheet, name: ' ' }, null), { error: 'name' });
 });
 
+test('a name the host would refuse as blank is refused by the sheet too (one check, the engine\'s)', () => {
+  const sheet = { name: '', icon: '', kind: 'run', value: 'date', plugin: '', command: '' };
+  for (const name of ['\u200b', ' \u200b\u3000', '\u00a0']) {
+    assert.deepEqual(buildButton({ ...sheet, name }, null), { error: 'name' }, JSON.stringify(name));
+  }
+  assert.equal(buildButton({ ...sheet, name: 'a\u200b' }, null).button.name, 'a\u200b');
+});
+
 test('the pairing code comes from #pair=CODE', () => {
   assert.equal(pairingCode('#pair=K7Q2-9XMD'), 'K7Q2-9XMD');
   assert.equal(pairingCode('#x=1&pair=AB%2DCD'), 'AB-CD');

@@ -14,7 +14,14 @@ export const DeviceGrid = Object.freeze({
    * @returns {DeckGrid} @throws {import('./grid.mjs').DeckGeometryError}
    */
   forSize(size, slotsPerPage = 12) {
+    return new DeckGrid({ size, columns: DeviceGrid.columnsFor(size, slotsPerPage), slotsPerPage });
+  },
+  /**
+   * The columns of a page of `size` points (a square counts as landscape), never more than its slots.
+   * @param {{width:number,height:number}} size @param {number} [slotsPerPage]
+   */
+  columnsFor(size, slotsPerPage = 12) {
     const wanted = size.height > size.width ? DeviceGrid.portraitColumns : DeviceGrid.landscapeColumns;
-    return new DeckGrid({ size, columns: Math.min(wanted, slotsPerPage), slotsPerPage });
+    return Math.min(wanted, slotsPerPage);
   },
 });

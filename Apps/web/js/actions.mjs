@@ -2,6 +2,8 @@
 // (plugin: id and command), keeping the action's other fields (cwd, timeout,
 // settings) while the kind stays. Pure, so node tests it.
 
+import { isBlankLabel } from '../engine/layout.mjs';
+
 /** The action kinds of PROFILE.md §3, in the sheet's order. */
 export const KINDS = ['run', 'open', 'page', 'profile', 'plugin'];
 
@@ -47,7 +49,8 @@ export function buildAction(fields, previous) {
  * @returns {{button: object} | {error: string}}
  */
 export function buildButton({ name, icon, ...fields }, previous) {
-  if (!name.trim()) return { error: 'name' };
+  // The host's own test (String.isBlankLabel): a zero-width space is as blank as a space.
+  if (isBlankLabel(name)) return { error: 'name' };
   const built = buildAction(fields, previous?.action);
   if ('error' in built) return built;
   const button = { name: name.trim(), action: built.action };

@@ -3,7 +3,9 @@
 // layout copy) and has the renderer draw the session's scene. All gesture
 // decisions are the engine's; this file only wires them.
 
-import { actionOf, appEvent, loadSession, makeGrid, PAGE_GAP, tickEvent, touchEvent } from './engine-api.mjs';
+import {
+  actionOf, appEvent, GRID_SPACING, gridColumns, loadSession, makeGrid, PAGE_GAP, tickEvent, touchEvent,
+} from './engine-api.mjs';
 import { EarlyTouches } from './early-touches.mjs';
 import { slotKey } from './layout-store.mjs';
 
@@ -32,8 +34,17 @@ export class Controller {
    * @param {(reply: object) => string} parts.refusal words for an error reply
    * @param {MediaQueryList} parts.reduceMotion
    */
-  constructor(parts) {
-    Object.assign(this, parts);
+  constructor({ root, grid, stage, store, renderer, connection, sheet, announce, refusal, reduceMotion }) {
+    this.root = root;
+    this.grid = grid;
+    this.stage = stage;
+    this.store = store;
+    this.renderer = renderer;
+    this.connection = connection;
+    this.sheet = sheet;
+    this.announce = announce;
+    this.refusal = refusal;
+    this.reduceMotion = reduceMotion;
     this.session = null;
     this.gridModel = null;
     this.page = 0;
@@ -103,12 +114,13 @@ export class Controller {
     let width = Math.floor(box.width);
     let height = Math.floor(box.height) - DOTS_ROOM;
     if (width < 40 || height < 40) return;
-    const columns = height > width ? 3 : 4;
+    // The engine's columns and spacing, so the box fitted here is the grid it makes.
+    const columns = gridColumns({ width, height }, layout.slotsPerPage);
     const rows = Math.ceil(layout.slotsPerPage / columns);
-    const cell = (width - 14 * (columns - 1)) / columns;
-    height = Math.min(height, Math.floor(rows * cell * MAX_CELL_ASPECT + 14 * (rows - 1)));
-    const cellHeight = (height - 14 * (rows - 1)) / rows;
-    width = Math.min(width, Math.floor(columns * cellHeight * MAX_CELL_ASPECT + 14 * (columns - 1)));
+    const cell = (width - GRID_SPACING * (columns - 1)) / columns;
+    height = Math.min(height, Math.floor(rows * cell * MAX_CELL_ASPECT + GRID_SPACING * (rows - 1)));
+    const cellHeight = (height - GRID_SPACING * (rows - 1)) / rows;
+    width = Math.min(width, Math.floor(columns * cellHeight * MAX_CELL_ASPECT + GRID_SPACING * (columns - 1)));
     const size = this.gridModel?.size;
     if (size && size.width === width && size.height === height && this.gridModel.slotsPerPage === layout.slotsPerPage) return;
     this.grid.style.width = `${width}px`;

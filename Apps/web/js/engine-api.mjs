@@ -11,6 +11,7 @@
 
 import { DeckLayout } from '../engine/layout.mjs';
 import { DeviceGrid } from '../engine/device-grid.mjs';
+import { DeckGrid } from '../engine/grid.mjs';
 import { DeviceLayout } from '../engine/device-layout.mjs';
 import { PageStrip } from '../engine/page-strip.mjs';
 
@@ -21,6 +22,12 @@ export const PAGE_GAP = PageStrip.deckGap;
 
 /** The grid of `size` with the deck's columns for its orientation (3 × 4 upright, else 4 × 3). */
 export const makeGrid = (size, slotsPerPage) => DeviceGrid.forSize(size, slotsPerPage);
+
+/** The columns `makeGrid` gives a page of `size`, for fitting the grid before it is made. */
+export const gridColumns = (size, slotsPerPage) => DeviceGrid.columnsFor(size, slotsPerPage);
+
+/** The space between two cells, as the grid lays them. */
+export const GRID_SPACING = DeckGrid.defaultSpacing;
 
 /**
  * The arrange session's maker, once its modules are in.

@@ -32,7 +32,7 @@ extension ClientMessage {
             do throws(ProtocolError) {
                 try kind.admit(access)
             } catch {
-                throw ProtocolError(error.code, error.message, id: envelope.id)
+                throw ProtocolError(error.code, error.message, id: envelope.id, type: envelope.type)
             }
             return ClientMessage(id: envelope.id, try envelope.decode { fields throws(JSONError) in
                 try request(kind, fields)
@@ -64,7 +64,7 @@ extension ClientMessage {
         guard let kind = RequestKind(rawValue: envelope.type) else {
             throw ProtocolError(.unsupported,
                 "unknown message type '\(envelope.type)' (this host speaks protocol level \(ProtocolLevel.current))",
-                id: envelope.id)
+                id: envelope.id, type: envelope.type)
         }
         return kind
     }

@@ -76,7 +76,7 @@ extension JSONError {
 
     /// The error as the protocol reports it, its sentence prefixed with the message type.
     func protocolError(in type: String, id: RequestID?) -> ProtocolError {
-        ProtocolError(code, "\(type): \(self)", id: id)
+        ProtocolError(code, "\(type): \(self)", id: id, type: type)
     }
 }
 

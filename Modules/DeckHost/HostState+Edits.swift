@@ -1,47 +1,16 @@
 import DeckModel
 import DeckProtocol
 import DeckTransport
-import LockGate
 
-extension HostCore {
-    /// Every request of an established connection, rights already checked.
-    func handle(_ message: ClientMessage, from session: Session) {
-        // docs/faces.md §1: below level 8 a button compares by name, icon and action.
-        let message = level(of: session) < 8
-            ? ClientMessage(id: message.id, message.request.upgradingLevel7Buttons(in: live.head.layout)) : message
-        let kind = message.kind
-        if refusedByLock(kind, id: message.id, from: session) { return }
-        switch message.request {
-        case .setButton, .clearButton, .moveButton:
-            edit(message, from: session)
-        case let .press(page, index, button, phase):
-            press(page: page, index: index, expecting: button, phase: phase, id: message.id, from: session)
-        case .ping:
-            submit(Outcome([.send(session.connection.id, .pong(id: message.id))]), from: session)
-        case .hello:
-            // The decoder already refuses a second hello; kept total for the compiler.
-            submit(Outcome(refusal(ProtocolError(.handshake, "this connection has already said hello", id: message.id),
-                                   request: kind.rawValue, session: session)), from: session)
-        default:
-            control(message, from: session)
-        }
-    }
-
-    /// While locked, refuses a gated request (`error locked`, then the layout
-    /// to the refused sender only, §6) and returns true; otherwise false.
-    func refusedByLock(_ kind: RequestKind, id: RequestID?, from session: Session) -> Bool {
-        guard case .refuse(let reason) = LockGate.decide(kind, locked: lock.isLocked) else { return false }
-        submit(Outcome(refusal(ProtocolError(.locked, reason, id: id), request: kind.rawValue, session: session,
-                               then: .toSender)), from: session)
-        return true
-    }
-
+extension HostState {
     /// setButton, clearButton, moveButton: checked against `head`, durable
     /// before `ok`, then the layout to everyone (§5).
-    private func edit(_ message: ClientMessage, from session: Session) {
-        let id = session.connection.id
+    mutating func edit(_ message: ClientMessage, from id: ConnectionID) -> [HostAction] {
         // After this edit is queued: a device the next batch waits for has now sent (BatchGather).
-        defer { heard(from: id) }
+        [editCommit(message, from: id), .heard(id)]
+    }
+
+    private mutating func editCommit(_ message: ClientMessage, from id: ConnectionID) -> HostAction {
         var layout = live.head.layout
         let change: EditChange?
         let next: LiveState?
@@ -55,9 +24,9 @@ extension HostCore {
                 let edit = DeckEdit(kind: change.kind, slots: change.slots, from: live.head.layout, to: layout)
                 return live.next(layout: layout, edits: EditRebase.recording(edit, after: live.head.edits, layout: layout))
             }
-            if let size = next?.encoded.json.count, size > services.configuration.maxLayoutBytes, size > live.head.encoded.json.count {
+            if let size = next?.encoded.json.count, size > maxLayoutBytes, size > live.head.encoded.json.count {
                 throw DeckModelError.invalidLayout("the layout would be \(size) bytes of JSON, more than the "
-                    + "\(services.configuration.maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
+                    + "\(maxLayoutBytes >> 20) MiB the host sends to every device; shorten names, "
                     + "commands or settings, or clear buttons that are not used")
             }
         } catch {
@@ -66,24 +35,22 @@ extension HostCore {
             case .stale: .stale
             case .invalidButton, .invalidLayout: .invalid
             }
-            submit(Outcome(refusal(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue,
-                                   session: session, then: .afterEdit)), from: session)
-            return
+            return refused(ProtocolError(code, error.description, id: message.id), request: message.kind.rawValue, by: id,
+                           then: .afterEdit)
         }
         guard let change, let state = next else {
             // Nothing to change (a move onto its own slot, clearing an empty
             // slot): `ok` with the current revision, and still the layout (§5).
-            submit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
-                            .log(.debug, "\(message.kind.rawValue)\(byline(session)) changed nothing")]), from: session)
-            return
+            return .commit(Commit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
+                                           .log(.debug, "\(message.kind.rawValue)\(byline(id)) changed nothing")]), sender: id))
         }
         live.accept(state)
-        let (event, text) = change.describe(revision: state.revision, by: session.info)
-        submit(Outcome(live: state,
-                       [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
-                        .log(.info, text + byline(session))],
-                       ifWriteFails: [.refuse(id, message.id, request: message.kind.rawValue)]),
-               write: state.snapshot(reason: message.kind.rawValue), editor: id, from: session)
+        let (event, text) = change.describe(revision: state.revision, by: sessions[id]?.info)
+        return .commit(Commit(Outcome(live: state,
+                                      [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
+                                       .log(.info, text + byline(id))],
+                                      ifWriteFails: [.refuse(id, message.id, request: message.kind.rawValue)]),
+                              writeReason: message.kind.rawValue, editor: id, sender: id))
     }
 
     /// Applies one edit to `layout`; nil when it changes nothing.

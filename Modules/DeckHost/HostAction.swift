@@ -1,0 +1,65 @@
+import DeckModel
+import DeckProtocol
+import DeckTransport
+
+/// What ``HostState/handle(_:)`` asks the shell (`HostCore`) to do, in
+/// order. No case carries a closure: a test compares the list.
+enum HostAction: Equatable {
+    /// An outcome into the ordered commit pipeline (``CommitScheduler``).
+    case commit(Commit)
+    /// A device was heard from (its edit request is queued): a batch held for it may go.
+    case heard(ConnectionID)
+    /// A log line (the one logging path of the rules).
+    case log(LogLevel, String)
+    /// A sentence for `status`'s `notices`, logged too.
+    case note(String, level: LogLevel)
+    /// Work for the disk thread; its result comes back as
+    /// ``HostInput/diskFinished(_:_:)`` with the job's ``DiskJob/id``.
+    /// The sender named in the job is not read from until then.
+    case disk(DiskJob)
+    /// An effect performed now, outside the pipeline (as a press's end is
+    /// when its action never reaches the disk).
+    case perform(Effect)
+    /// Stops reading from a connection for `because` (``ReadGate``).
+    case pauseReading(ConnectionID, because: ReadGate.Reason)
+    /// A control request whose rules have not moved into ``HostState`` yet:
+    /// the shell's `HostCore.control` decides it (docs/host.md lists which).
+    case control(ConnectionID, ClientMessage)
+}
+
+/// One entry for the commit pipeline: the outcome, whether it writes a
+/// snapshot of its `live` state (with the reason the snapshot records), the
+/// device a following batch may wait for, and the sender to pause when too
+/// much waits.
+struct Commit: Equatable {
+    var outcome: Outcome
+    /// The snapshot reason (`setButton`, `reload`, …) when the outcome's
+    /// `live` state is written before it is performed; nil writes nothing.
+    var writeReason: String?
+    /// The client whose edit request this write is (``BatchGather``).
+    var editor: ConnectionID?
+    /// Paused when too many outcomes wait for the disk.
+    var sender: ConnectionID?
+
+    init(_ outcome: Outcome, writeReason: String? = nil, editor: ConnectionID? = nil, sender: ConnectionID? = nil) {
+        self.outcome = outcome
+        self.writeReason = writeReason
+        self.editor = editor
+        self.sender = sender
+    }
+}
+
+extension Outcome: Equatable {
+    static func == (lhs: Outcome, rhs: Outcome) -> Bool {
+        lhs.live == rhs.live && lhs.effects == rhs.effects && lhs.ifWriteFails == rhs.ifWriteFails
+    }
+}
+
+extension LiveState: Equatable {
+    /// Two states are the same revision of the same layout from the same
+    /// file with the same edits (the encoded JSON follows from the layout).
+    static func == (lhs: LiveState, rhs: LiveState) -> Bool {
+        lhs.profile == rhs.profile && lhs.revision == rhs.revision && lhs.layout == rhs.layout && lhs.source == rhs.source
+            && lhs.edits == rhs.edits
+    }
+}

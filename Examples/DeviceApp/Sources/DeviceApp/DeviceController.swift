@@ -38,7 +38,7 @@ struct DeviceController {
     /// says; a `lock` ends arrange mode (a lifted button goes back).
     mutating func hostSent(_ line: [UInt8], at time: TimeInterval) throws {
         switch try HostMessage.decode(line) {
-        case .layout(_, let revision, let hostLayout, _):
+        case .layout(_, let revision, let hostLayout, _, _):
             layout.receive(hostLayout: hostLayout)
             session.show(layout.layout)
             log.append("host layout (revision \(revision)) replaces the local copy")

@@ -82,4 +82,16 @@ import Testing
         #expect(written == "\n")
         #expect("\(refused.map { "\($0)" } ?? "")".contains("not on the keyboard layout"))
     }
+
+    /// What `deckctl plugins keys` shows for it (`setStatus`), refusals or not.
+    @Test(arguments: ["us", "de"])
+    func itsStatusNamesTheBackEndAndTheLayout(layout: String) throws {
+        var statuses: [String] = []
+        _ = try Self.records(layout: layout) { keyboard in
+            statuses.append(keyboard.status)
+            do throws(KeysError) { try keyboard.type("안") } catch {}
+            statuses.append(keyboard.status)
+        }
+        #expect(statuses == Array(repeating: "keyboard back end: uinput virtual keyboard (\(layout))", count: 2))
+    }
 }

@@ -59,6 +59,17 @@ def wait_log(host, text, timeout=10):
         time.sleep(0.02)  # polling a log file: the host writes it, nothing signals us
 
 
+def wait_status(host, text, timeout=10):
+    """Waits until `deckctl plugins keys` shows `text` (the plugin's setStatus); returns both listings."""
+    deadline = time.time() + timeout
+    while True:
+        one = host.ctl("plugins", "keys").stdout
+        if text in one:
+            return one, host.ctl("plugins").stdout
+        assert time.time() < deadline, f"no {text!r} in deckctl plugins keys:\n{one}"
+        time.sleep(0.05)  # polling the control socket: the status change has no reply to wait on
+
+
 def press(client, index, phase=None):
     message = {"type": "press", "page": 0, "index": index}
     if phase:
@@ -195,8 +206,10 @@ def test_no_display_is_a_title_on_every_button_not_a_crash(deck, bindir, tmp_roo
     assert state["title"].startswith("no keyboard back end: DISPLAY is not set")
     press(client, 3)  # pressed anyway: refused with a log line naming the button, the plugin still runs
     wait_log(host, "button 'Hello': no keyboard back end: DISPLAY is not set")
-    status = host.ctl("plugins").stdout
-    assert "keys" in status and "running" in status, status
+    one, every = wait_status(host, "no keyboard back end: DISPLAY is not set, so there is no X server for XTest, and /dev/uinput is not writable")
+    assert "running" in one, one
+    keys_line = next(line for line in every.splitlines() if line.strip().startswith("keys"))
+    assert "running" in keys_line and "no keyboard back end: DISPLAY is not set" in keys_line, every
 
 
 def test_the_x_server_going_away_is_a_title_not_a_crash(keys_host, x):
@@ -208,6 +221,15 @@ def test_the_x_server_going_away_is_a_title_not_a_crash(keys_host, x):
     press(client, 6)
     wait_log(host, "button 'Free': the X display " + x.display + " went away; 'deckctl restart keys' once it is back")
     assert plugin_pid(host) == pid  # the same process, still running
+    wait_status(host, "keyboard back end: X11 (XTest) on " + x.display + ": the X display " + x.display + " went away")
+
+
+def test_the_chosen_back_end_is_the_status_deckctl_plugins_shows(keys_host, x):
+    host = keys_host()
+    one, every = wait_status(host, "keyboard back end: X11 (XTest) on " + x.display)
+    assert "went away" not in one, one
+    keys_line = next(line for line in every.splitlines() if line.strip().startswith("keys"))
+    assert "keyboard back end: X11 (XTest) on " + x.display in keys_line, every
 
 
 def plugin_pid(host):

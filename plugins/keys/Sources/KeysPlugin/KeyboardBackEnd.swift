@@ -6,8 +6,11 @@ import Glibc
 /// virtual keyboard (the RemoteDesktop portal back end of issue 25 is not
 /// built yet, and says so).
 public protocol KeyboardBackEnd: AnyObject {
-    /// What it is, for the log and `deckctl plugins` (`X11 (XTest) on :1`).
+    /// What it is, for the log and its ``status`` (`X11 (XTest) on :1`).
     var summary: String { get }
+    /// The sentence `deckctl plugins keys` shows (`setStatus`): the back end,
+    /// and what broke it when it can no longer work (the X server went away).
+    var status: String { get }
     /// Presses and releases each chord in turn.
     func tap(_ chords: [KeyChord]) throws(KeysError)
     /// Taps every chord but the last, then holds the last down for `button`.
@@ -18,6 +21,11 @@ public protocol KeyboardBackEnd: AnyObject {
     func type(_ text: String) throws(KeysError)
     /// Lets go of every key this back end holds, and gives back what it borrowed.
     func releaseAll()
+}
+
+extension KeyboardBackEnd {
+    /// A back end that cannot break after it opened says only what it is.
+    public var status: String { "keyboard back end: \(summary)" }
 }
 
 /// Picks the back end at start from the environment.

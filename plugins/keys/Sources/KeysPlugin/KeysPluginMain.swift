@@ -20,7 +20,7 @@ public enum KeysPluginMain {
                     runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd)
                 case .failure(let problem):
                     plugin.log("\(problem)", level: .warning)
-                    runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil)
+                    runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil, problem: problem)
                 }
             case .buttons(let buttons):
                 runner?.perform(runner?.core.buttons(buttons) ?? [], plugin: plugin, button: nil)
@@ -29,6 +29,7 @@ public enum KeysPluginMain {
             case .shutdown:
                 runner?.perform(runner?.core.end() ?? [], plugin: plugin, button: nil)
             }
+            runner?.report(to: plugin)
         }
         runner?.perform(runner?.core.end() ?? [], plugin: PluginConnection(output: -1), button: nil)
         return ending.exitStatus
@@ -39,10 +40,28 @@ public enum KeysPluginMain {
 final class KeysRunner {
     var core: KeysCore
     let backEnd: KeyboardBackEnd?
+    /// Why no back end runs, when none does.
+    let problem: KeysError?
+    /// The status last sent, so an unchanged one is not sent again after every event.
+    private var reported: String?
 
-    init(core: KeysCore, backEnd: KeyboardBackEnd?) {
+    init(core: KeysCore, backEnd: KeyboardBackEnd?, problem: KeysError? = nil) {
         self.core = core
         self.backEnd = backEnd
+        self.problem = problem
+    }
+
+    /// What `deckctl plugins keys` shows: the back end and its health, or why there is none.
+    var status: String {
+        backEnd?.status ?? problem.map { "\($0)" } ?? "no keyboard back end"
+    }
+
+    /// Sends the status when it changed (first after `hello`; again when the X server goes away).
+    func report(to plugin: PluginConnection) {
+        let now = status
+        guard now != reported else { return }
+        reported = now
+        _ = plugin.setStatus(now)
     }
 
     func perform(_ actions: [KeysAction], plugin: PluginConnection, button: PluginButtonReference?) {

@@ -41,6 +41,13 @@ public final class X11Keyboard: KeyboardBackEnd {
 
     public var summary: String { "X11 (XTest) on \(name)" }
 
+    public var status: String {
+        X11Errors.lost ? "keyboard back end: \(summary): \(gone)" : "keyboard back end: \(summary)"
+    }
+
+    /// Why nothing can be typed once the connection broke, and what to do.
+    private var gone: String { "the X display \(name) went away; 'deckctl restart keys' once it is back" }
+
     public func tap(_ chords: [KeyChord]) throws(KeysError) {
         try begin()
         var steps: [KeyStep] = []
@@ -79,10 +86,10 @@ public final class X11Keyboard: KeyboardBackEnd {
 
     /// Reads the keymap and the active group, and gives back the spares of the last command.
     private func begin() throws(KeysError) {
-        let gone = KeysError.backEnd("the X display \(name) went away; 'deckctl restart keys' once it is back")
-        guard !X11Errors.lost else { throw gone }
+        let broken = KeysError.backEnd(gone)
+        guard !X11Errors.lost else { throw broken }
         let map = readMap(), group = activeGroup()
-        guard !X11Errors.lost else { throw gone }  // it went while the map was read
+        guard !X11Errors.lost else { throw broken }  // it went while the map was read
         planner.refresh(map, firstGroupActive: group == 0)
         perform(planner.restoreSpares())
     }

@@ -48,10 +48,11 @@ extension SnapshotStore {
         var current: JournalAppender?
         for (index, segment) in segments.enumerated() {
             let path = filePath(folder, name: segment.name)
-            guard var bytes = try openSegment(path) else { continue }
+            guard let opened = try openSegment(path) else { continue }
+            var bytes = opened.bytes
             defer { _ = close(bytes.descriptor) }
             let label = "journal \(folder)/\(segment.name)"
-            guard bytes.count >= 0 else {
+            guard opened.regular else {
                 history.notices.append(setAsideSegment(folder, segment.name, label: label, reason: "it is not a regular file"))
                 continue
             }
@@ -86,9 +87,10 @@ extension SnapshotStore {
         if let current { state.journals[folder] = current } else if journal != nil { state.needsSegment.insert(folder) }
     }
 
-    /// A segment to scan through a window (count -1: not a regular file; 0: too
-    /// large to be one, which its header check then refuses); nil when it is gone.
-    private func openSegment(_ path: String) throws(SnapshotError) -> JournalFileBytes? {
+    /// A segment to scan through a window, and whether it is a regular file (a
+    /// FIFO or folder is read as empty); nil when it is gone. A file larger
+    /// than any segment can be is read as empty too, which its header check refuses.
+    private func openSegment(_ path: String) throws(SnapshotError) -> (bytes: JournalFileBytes, regular: Bool)? {
         // O_NONBLOCK: a FIFO under a segment's name must not hang the start.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
@@ -101,8 +103,9 @@ extension SnapshotStore {
             _ = close(descriptor)
             throw .system(operation: "inspect", path: path, code: code)
         }
-        let size = (info.st_mode & S_IFMT) != S_IFREG ? -1 : Int(info.st_size) > Self.documentLimit ? 0 : Int(info.st_size)
-        return JournalFileBytes(descriptor: descriptor, path: path, count: size)
+        let regular = (info.st_mode & S_IFMT) == S_IFREG
+        let size = !regular || Int(info.st_size) > Self.documentLimit ? 0 : Int(info.st_size)
+        return (JournalFileBytes(descriptor: descriptor, path: path, count: size), regular)
     }
 
     /// The bytes of one record, checked again against its checksum.

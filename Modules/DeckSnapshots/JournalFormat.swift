@@ -96,43 +96,8 @@ enum JournalFormat {
     /// first record that is torn, damaged, from another file (salts), out of
     /// order, or larger than `limit`: that one and everything after it are refused.
     static func scan(_ bytes: [UInt8], header: FileHeader, limit: Int) -> Scan {
-        var records: [Record] = []
-        var offset = fileHeaderSize
-        var previous = Int(clamping: header.base)
-        while offset < bytes.count {
-            let left = bytes.count - offset
-            guard left >= recordHeaderSize else {
-                return Scan(records: records, end: offset, problem: "an incomplete record header (\(left) bytes)")
-            }
-            let length = Int(read32(bytes[...], offset))
-            let generation = Int(clamping: read64(bytes[...], offset + 4))
-            guard read32(bytes[...], offset + 12) == header.salt1, read32(bytes[...], offset + 16) == header.salt2 else {
-                return Scan(records: records, end: offset, problem: "a record whose salts are not this file's")
-            }
-            guard length <= limit else {
-                return Scan(records: records, end: offset, problem: "a record of \(length) bytes, more than \(limit >> 20) MiB")
-            }
-            guard length <= left - recordHeaderSize else {
-                return Scan(records: records, end: offset,
-                            problem: "an incomplete record (\(left - recordHeaderSize) of its \(length) bytes)")
-            }
-            let payload = offset + recordHeaderSize
-            let checksum = bytes.withUnsafeBytes { raw in
-                ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[payload..<payload + length]),
-                                seed: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 20])))
-            }
-            guard checksum == read32(bytes[...], offset + 20) else {
-                return Scan(records: records, end: offset, problem: "a record whose checksum does not match")
-            }
-            guard generation > previous, generation <= maximumGeneration else {
-                return Scan(records: records, end: offset,
-                            problem: "a record of generation \(generation) after generation \(previous)")
-            }
-            records.append(Record(generation: generation, offset: payload, length: length))
-            previous = generation
-            offset = payload + length
-        }
-        return Scan(records: records, end: offset, problem: nil)
+        var memory = JournalMemoryBytes(bytes: bytes)
+        return scan(&memory, header: header, limit: limit)
     }
 
     /// `0000000041.journal` → 41.

@@ -48,15 +48,18 @@ extension SnapshotStore {
         var current: JournalAppender?
         for (index, segment) in segments.enumerated() {
             let path = filePath(folder, name: segment.name)
-            guard let (bytes, _, regular) = try Disk.readFile(path, limit: Self.documentLimit) else { continue }
+            guard let opened = try openSegment(path) else { continue }
+            var bytes = opened.bytes
+            defer { _ = close(bytes.descriptor) }
             let label = "journal \(folder)/\(segment.name)"
-            guard regular else {
+            guard opened.regular else {
                 history.notices.append(setAsideSegment(folder, segment.name, label: label, reason: "it is not a regular file"))
                 continue
             }
             let header: JournalFormat.FileHeader
+            let start = try bytes.with(0, min(bytes.count, JournalFormat.fileHeaderSize)) { Array($0) }
             do throws(JournalFormat.HeaderProblem) {
-                header = try JournalFormat.decodeHeader(bytes[...])
+                header = try JournalFormat.decodeHeader(start[...])
             } catch {
                 switch error {
                 case .newer(let version): throw .newerJournal(path: path, version: Int(version))
@@ -65,15 +68,13 @@ extension SnapshotStore {
                     continue
                 }
             }
-            let scan = JournalFormat.scan(bytes, header: header, limit: Self.fileLimit)
-            for record in scan.records where history.names[record.generation] == nil {
-                history.add(record.generation, record: JournalLocation(segment: segment.name, offset: record.offset,
-                                                                       length: record.length))
-            }
+            let scan = try JournalFormat.scan(&bytes, header: header, limit: Self.fileLimit)
+            history.addRecords(scan.records, segment: segment.name)
             history.highest = max(history.highest, scan.records.last?.generation ?? 0, Int(clamping: header.base))
             if let problem = scan.problem {
-                history.notices.append(cutTail(folder, segment.name, bytes: bytes[scan.end...], at: scan.end,
-                                               records: scan.records.count, reason: problem))
+                let tail = try Disk.readFile(path, limit: Self.documentLimit)?.bytes ?? []
+                history.notices.append(cutTail(folder, segment.name, bytes: tail.count > scan.end ? tail[scan.end...] : [],
+                                               at: scan.end, records: scan.records.count, reason: problem))
             }
             guard index == segments.count - 1, journal != nil else { continue }
             let descriptor = open(path, O_RDWR | O_CLOEXEC)
@@ -84,6 +85,27 @@ extension SnapshotStore {
                                           segment: segment.name, offset: $0.offset, length: $0.length)) })
         }
         if let current { state.journals[folder] = current } else if journal != nil { state.needsSegment.insert(folder) }
+    }
+
+    /// A segment to scan through a window, and whether it is a regular file (a
+    /// FIFO or folder is read as empty); nil when it is gone. A file larger
+    /// than any segment can be is read as empty too, which its header check refuses.
+    private func openSegment(_ path: String) throws(SnapshotError) -> (bytes: JournalFileBytes, regular: Bool)? {
+        // O_NONBLOCK: a FIFO under a segment's name must not hang the start.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .system(operation: "open", path: path, code: errno)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            throw .system(operation: "inspect", path: path, code: code)
+        }
+        let regular = (info.st_mode & S_IFMT) == S_IFREG
+        let size = !regular || Int(info.st_size) > Self.documentLimit ? 0 : Int(info.st_size)
+        return (JournalFileBytes(descriptor: descriptor, path: path, count: size), regular)
     }
 
     /// The bytes of one record, checked again against its checksum.

@@ -41,9 +41,11 @@ extension SnapshotStore {
             appender.records += locations.count
             appender.newest = locations.last
             state.journals[folder] = appender
-            var history = state.histories[folder] ?? ProfileHistory()
-            for (generation, location) in locations { history.add(generation, record: location) }
-            state.histories[folder] = history
+            // In place: a copy out and back would copy the whole history
+            // (up to a segment's worth of records) on every commit.
+            for (generation, location) in locations {
+                state.histories[folder, default: ProfileHistory()].add(generation, record: location)
+            }
             written = end
             start = end
         }

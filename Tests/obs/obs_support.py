@@ -68,8 +68,14 @@ class Xvfb:
             self.display = ":" + f.readline().strip()  # Xvfb writes the number once it accepts clients
 
     def stop(self):
+        # SIGTERM first; a process started from a Swift test (deck-bench --quick in DeckBenchTests) inherits
+        # a blocked SIGTERM and never sees it, so SIGKILL after a short wait.
         self.proc.terminate()
-        self.proc.wait(10)
+        try:
+            self.proc.wait(3)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
 
 
 class Obs:
@@ -111,7 +117,7 @@ class Obs:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(15)
+                self.proc.wait(5)  # OBS saves its scene collection on SIGTERM; SIGTERM may also be blocked (see Xvfb.stop)
             except subprocess.TimeoutExpired:
                 self.kill()
 

@@ -59,7 +59,8 @@ import Testing
         #expect(plugin.read(until: { $0.face(0, 1)?.title == "30%" }))
         #expect(try server.pactl("get-sink-volume", "deck_out").contains("/  30% /"))
         #expect(plugin.strange.isEmpty, "\(plugin.strange)")
-        #expect(plugin.shutdown() && plugin.exitStatus == 0)
+        #expect(plugin.shutdown() && plugin.exitStatus == 0,
+                "exit \(plugin.exitStatus): \((try? String(contentsOfFile: server.root.path + "/plugin.stderr", encoding: .utf8)) ?? "")")
     }
 
     @Test func followsTheDefaultDevice() throws {

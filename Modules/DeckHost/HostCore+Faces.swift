@@ -87,11 +87,28 @@ extension HostCore {
         return inlinesImages(session) ? current.map(withData) : current
     }
 
-    /// The layout line for `session`: the shared one, or at level 8 with faces.
-    func layoutLine(for session: Session) -> OutboundLine {
-        let listed = currentFaces(for: session)
-        guard !listed.isEmpty else { return live.lines.broadcast }
-        return (try? live.lines.broadcast(faces: listed)) ?? live.lines.broadcast
+    /// The level-8 layout lines of one broadcast, each encoded at most once:
+    /// a layout with faces is the whole layout again, so encoding it per
+    /// session would cost a full encode for every level-8 client.
+    struct FacedLayoutLines {
+        var faces: [ButtonFace]?
+        var byURL: OutboundLine?
+        var inline: OutboundLine?
+    }
+
+    /// The layout line for `session`: the shared one, or at level 8 with faces
+    /// (taken from `lines` when this broadcast already encoded that kind).
+    func layoutLine(for session: Session, reusing lines: inout FacedLayoutLines) -> OutboundLine {
+        guard level(of: session) >= 8 else { return live.lines.broadcast }
+        let current = lines.faces ?? faces.current
+        lines.faces = current
+        guard !current.isEmpty else { return live.lines.broadcast }
+        let inline = inlinesImages(session)
+        if let line = inline ? lines.inline : lines.byURL { return line }
+        let listed = inline ? current.map(withData) : current
+        let line = (try? live.lines.broadcast(faces: listed)) ?? live.lines.broadcast
+        if inline { lines.inline = line } else { lines.byURL = line }
+        return line
     }
 
     private func withData(_ face: ButtonFace) -> ButtonFace {

@@ -236,12 +236,17 @@ final class HostCore {
         // Layouts with sendLatest: one not yet written to a client is replaced
         // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
-            if let session = sessions[id] { session.connection.sendLatest(layoutLine(for: session)) }
+            var lines = FacedLayoutLines()
+            if let session = sessions[id] { session.connection.sendLatest(layoutLine(for: session, reusing: &lines)) }
         case .broadcastLayout:
-            for session in sessions.values where session.receivesBroadcasts { session.connection.sendLatest(layoutLine(for: session)) }
+            var lines = FacedLayoutLines()
+            for session in sessions.values where session.receivesBroadcasts {
+                session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
+            }
         case .layoutAfterEdit(let sender):
+            var lines = FacedLayoutLines()
             for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
-                session.connection.sendLatest(layoutLine(for: session))
+                session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))

@@ -1,25 +1,34 @@
 /// The life of one plugin (PLUGINS.md §3) as a state machine: inputs are
 /// what happened (the process started, said ready, broke, exited, a timer
 /// fired), each returns the actions the caller (``PluginSupervisor``) must
-/// perform. No I/O and no clock of its own: tests drive it directly.
+/// perform, in order. No I/O and no clock of its own: tests drive it
+/// directly. It also decides every timer of the supervisor (``PluginTimer``):
+/// which is armed when, and which a transition cancels.
 struct PluginLifecycle {
     enum Action: Hashable {
-        /// Start the plugin's process; answer with ``spawned()`` or ``spawnFailed(_:now:)``.
+        /// Start the plugin's process; answer with ``spawned(pollsExit:)`` or ``spawnFailed(_:now:)``.
         case spawn
-        /// Send `hello` and wait this long for `ready`.
-        case sendHello(readyTimeout: Duration)
-        /// The plugin said `ready`: stop waiting, send `buttons`, then the presses held meanwhile.
+        /// Send `hello` (the ready timer is armed alongside).
+        case sendHello
+        /// The plugin said `ready`: send `buttons`, then the presses held meanwhile.
         case becameReady
-        /// Make the process go now (it broke): SIGTERM to its group, SIGKILL if it lingers.
-        case terminate
-        /// Send `shutdown`; SIGTERM after `grace`, then SIGKILL.
-        case sendShutdown(grace: Duration)
-        /// The plugin failed (`reason`); restart it after `delay`.
-        case scheduleRestart(after: Duration, reason: String)
+        /// SIGTERM to the plugin's group (the kill timer is armed alongside).
+        case signalTerminate
+        /// The kill grace ran out: SIGKILL to the plugin's group.
+        case kill
+        /// Send `shutdown` (the terminate timer is armed alongside).
+        case sendShutdown
+        /// Look for the process's exit now (it is reaped and reported with ``exited(_:now:)`` if it ended).
+        case checkExit
+        /// The plugin failed (`reason`) and starts again after `after` (the restart timer is armed alongside).
+        case announceRestart(after: Duration, reason: String)
         /// The plugin failed too often: it stays down until ``reset()``.
         case markFailed(reason: String)
-        /// Forget the pending restart (the plugin is being stopped).
-        case cancelRestart
+        /// Arm `timer` to fire after this long (replacing one armed before);
+        /// its fire comes back as ``timerFired(_:)``.
+        case armTimer(PluginTimer, after: Duration)
+        /// Cancel `timer`; it must not fire.
+        case cancelTimer(PluginTimer)
         /// The plugin is stopped for good; the supervisor may be dropped.
         case stopped
     }
@@ -49,9 +58,18 @@ struct PluginLifecycle {
     private var failures: [ContinuousClock.Instant] = []
     /// Failures in a row, for the restart delay.
     private var consecutiveFailures = 0
+    /// The timers the supervisor has armed and not seen fire or cancelled.
+    private(set) var armed: Set<PluginTimer> = []
+    /// Why a pipe ended, while the broken-pipe grace runs.
+    private var brokenPipe: String?
+    /// Shorter timings for a stop that must fit a deadline (the host's own 2 s).
+    private var shutdownGrace: Duration
+    private var killGrace: Duration
 
     init(policy: PluginPolicy) {
         self.policy = policy
+        shutdownGrace = policy.shutdownGrace
+        killGrace = policy.killGrace
     }
 
     // MARK: What the supervisor asks
@@ -114,29 +132,25 @@ struct PluginLifecycle {
         return [.spawn]
     }
 
-    /// The process is running.
-    mutating func spawned() -> [Action] {
+    /// The process is running; `pollsExit` when there is no pidfd to watch for its exit.
+    mutating func spawned(pollsExit: Bool = false) -> [Action] {
         guard state == .starting else { return [] }
-        return [.sendHello(readyTimeout: policy.readyTimeout)]
+        var actions: [Action] = [.sendHello, arm(.ready, after: policy.readyTimeout)]
+        if pollsExit { actions.append(arm(.exitPoll, after: Self.exitPollInterval)) }
+        return actions
     }
 
     /// The process could not be started.
     mutating func spawnFailed(_ reason: String, now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
-        return failed("could not be started: \(reason)", now: now)
+        return cancel(PluginTimer.processTimers) + failed("could not be started: \(reason)", now: now)
     }
 
     /// The plugin said `ready`.
     mutating func readyReceived(now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
         state = .running(since: now)
-        return [.becameReady]
-    }
-
-    /// `ready` did not come in time.
-    mutating func readyTimedOut() -> [Action] {
-        guard state == .starting else { return [] }
-        return broke("did not say ready within \(Self.words(policy.readyTimeout))")
+        return cancel([.ready]) + [.becameReady]
     }
 
     /// The plugin closed its output, or its input broke (it stopped reading
@@ -145,7 +159,22 @@ struct PluginLifecycle {
         switch state {
         case .starting, .running:
             state = .terminating(reason: reason)
-            return [.terminate]
+            return cancel([.ready, .brokenPipe]) + terminateNow()
+        case .idle, .terminating, .restarting, .failed, .stopping, .stopped:
+            return []
+        }
+    }
+
+    /// A pipe to the plugin ended (`reason`) while its process has not been
+    /// seen to exit. A plugin that exits closes its pipes a moment before the
+    /// exit shows: the grace gives the exit that moment, so the log says how
+    /// it ended ("exited with status 4") rather than which pipe noticed first.
+    mutating func pipeEnded(_ reason: String) -> [Action] {
+        switch state {
+        case .starting, .running:
+            guard brokenPipe == nil else { return [] }
+            brokenPipe = reason
+            return [arm(.brokenPipe, after: policy.closedPipeGrace)]
         case .idle, .terminating, .restarting, .failed, .stopping, .stopped:
             return []
         }
@@ -153,38 +182,64 @@ struct PluginLifecycle {
 
     /// The process ended (`how`: "exited with status 1", "was killed by signal 9").
     mutating func exited(_ how: String, now: ContinuousClock.Instant) -> [Action] {
+        let cancelled = cancel(PluginTimer.processTimers)
         switch state {
         case .starting, .running:
-            return failed(how, now: now)
+            return cancelled + failed(how, now: now)
         case .terminating(let reason):
-            return failed(reason, now: now)
+            return cancelled + failed(reason, now: now)
         case .stopping:
             state = .stopped
-            return [.stopped]
+            return cancelled + [.stopped]
         case .idle, .restarting, .failed, .stopped:
-            return []
+            return cancelled
         }
     }
 
-    /// The restart delay passed.
-    mutating func restartDue() -> [Action] {
-        guard case .restarting = state else { return [] }
-        state = .starting
-        return [.spawn]
+    /// A timer armed by an earlier action fired. The supervisor first reads
+    /// what the process did in time (a `ready` in the pipe, an exit not seen
+    /// yet): timers fire at the end of a loop turn, and after a long turn
+    /// that may still wait to be read.
+    mutating func timerFired(_ timer: PluginTimer) -> [Action] {
+        // A fire after a cancel (or a second one) is stale.
+        guard armed.remove(timer) != nil else { return [] }
+        switch timer {
+        case .ready:
+            guard state == .starting else { return [] }
+            return broke("did not say ready within \(Self.words(policy.readyTimeout))")
+        case .terminate:
+            return terminateNow()
+        case .kill:
+            return hasProcess ? [.kill] : []
+        case .restart:
+            guard case .restarting = state else { return [] }
+            state = .starting
+            return [.spawn]
+        case .brokenPipe:
+            guard let reason = brokenPipe else { return [] }
+            brokenPipe = nil
+            return broke(reason)
+        case .exitPoll:
+            // Armed again first: the check may find the exit, which cancels it.
+            return hasProcess ? [arm(.exitPoll, after: Self.exitPollInterval), .checkExit] : []
+        }
     }
 
-    /// Stop the plugin for good (the host stops, or a reload removed it).
-    mutating func stop() -> [Action] {
+    /// Stop the plugin for good (the host stops, or a reload removed it):
+    /// `shutdown`, SIGTERM after `grace`, SIGKILL after `killGrace` (nil: the policy's).
+    mutating func stop(grace: Duration? = nil, killGrace: Duration? = nil) -> [Action] {
+        if let grace { shutdownGrace = grace }
+        if let killGrace { self.killGrace = killGrace }
         switch state {
         case .starting, .running:
             state = .stopping
-            return [.sendShutdown(grace: policy.shutdownGrace)]
+            return cancel([.ready, .brokenPipe]) + [.sendShutdown, arm(.terminate, after: shutdownGrace)]
         case .terminating:
             state = .stopping  // already told to go; its exit ends it
             return []
         case .restarting:
             state = .stopped
-            return [.cancelRestart, .stopped]
+            return cancel([.restart]) + [.stopped]
         case .idle, .failed:
             state = .stopped
             return [.stopped]
@@ -200,7 +255,28 @@ struct PluginLifecycle {
         if case .failed = state { state = .idle }
     }
 
-    // MARK: Failures
+    // MARK: Timers and failures
+
+    private mutating func arm(_ timer: PluginTimer, after delay: Duration) -> Action {
+        armed.insert(timer)
+        return .armTimer(timer, after: delay)
+    }
+
+    /// Cancels those of `timers` that are armed, in the order given.
+    private mutating func cancel(_ timers: [PluginTimer]) -> [Action] {
+        var actions: [Action] = []
+        for timer in timers where armed.remove(timer) != nil {
+            actions.append(.cancelTimer(timer))
+        }
+        if timers.contains(.brokenPipe) { brokenPipe = nil }
+        return actions
+    }
+
+    /// SIGTERM now and SIGKILL after the grace, unless that is under way.
+    private mutating func terminateNow() -> [Action] {
+        guard hasProcess, !armed.contains(.kill) else { return cancel([.terminate]) }
+        return cancel([.terminate]) + [.signalTerminate, arm(.kill, after: killGrace)]
+    }
 
     private mutating func failed(_ reason: String, now: ContinuousClock.Instant) -> [Action] {
         if case .running(let since) = state, now - since >= policy.stableAfter { consecutiveFailures = 0 }
@@ -213,17 +289,7 @@ struct PluginLifecycle {
             return [.markFailed(reason: reason)]
         }
         state = .restarting(reason: reason)
-        return [.scheduleRestart(after: policy.restartDelay(afterFailures: consecutiveFailures), reason: reason)]
-    }
-
-    /// `5 s`, `1 minute`, `250 ms`: a duration for a sentence.
-    static func words(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        if attoseconds == 0 {
-            if seconds == 60 { return "1 minute" }
-            return "\(seconds) s"
-        }
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return "\(milliseconds) ms"
+        let delay = policy.restartDelay(afterFailures: consecutiveFailures)
+        return [.announceRestart(after: delay, reason: reason), arm(.restart, after: delay)]
     }
 }

@@ -92,15 +92,8 @@ extension PluginSupervisor {
     private func brokeUnlessExiting(_ reason: String) {
         if process?.hasExited == true {
             checkExit()
-        } else if brokenPipeTimer == nil {
-            brokenPipeTimer = loop.schedule(after: policy.closedPipeGrace) { [weak self] in
-                guard let self else { return }
-                brokenPipeTimer = nil
-                // After a long loop turn the exit may have come in time but not
-                // been seen yet (its pidfd is read on the next turn).
-                if process?.hasExited == true { return checkExit() }
-                perform(lifecycle.broke(reason))
-            }
+        } else {
+            perform(lifecycle.pipeEnded(reason))
         }
     }
 
@@ -229,12 +222,11 @@ extension PluginSupervisor {
         perform(lifecycle.exited(how, now: .now))
     }
 
-    /// Forgets the process: watches, descriptors, timers and queued lines.
+    /// Forgets the process: watches, descriptors and queued lines (its timers
+    /// are cancelled by the lifecycle's actions for the exit).
     func tearDown() {
         for watch in [outputWatch, errorWatch, exitWatch, inputWatch] { watch?.cancel() }
         (outputWatch, errorWatch, exitWatch, inputWatch) = (nil, nil, nil, nil)
-        for timer in [readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer] { timer?.cancel() }
-        (readyTimer, terminateTimer, killTimer, reapTimer, brokenPipeTimer) = (nil, nil, nil, nil, nil)
         process?.close()
         process = nil
         outbox.removeAll()

@@ -43,14 +43,8 @@ final class PluginSupervisor {
     var outputLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
     var errorLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
     var readBuffer: [UInt8] = []
-    var readyTimer: LoopTimer?
-    var restartTimer: LoopTimer?
-    var terminateTimer: LoopTimer?
-    var killTimer: LoopTimer?
-    var reapTimer: LoopTimer?
-    /// Started when a pipe to the plugin ends (it closed its output or its
-    /// input) while the process still runs: the grace for its exit to show.
-    var brokenPipeTimer: LoopTimer?
+    /// The loop's handles of the timers ``PluginLifecycle`` armed.
+    var timers: [PluginTimer: LoopTimer] = [:]
     var budget: LogBudget
     /// Presses that came before `ready`, in order, with who to tell.
     var held: [HeldPress] = []
@@ -66,9 +60,6 @@ final class PluginSupervisor {
     /// Messages dropped since the plugin stopped reading.
     var dropped = 0
     private var reportedStatus: PluginStatus?
-    /// Shorter timings for a stop that must fit a deadline (the host's own 2 s).
-    private var shutdownGraceOverride: Duration?
-    private var killGraceOverride: Duration?
 
     init(manifest: PluginManifest, loop: EventLoop, policy: PluginPolicy, hello: PluginHello) {
         self.manifest = manifest
@@ -165,9 +156,7 @@ final class PluginSupervisor {
     /// Stops the plugin for good: `shutdown`, then SIGTERM after `grace`,
     /// then SIGKILL after `killGrace` (nil: the policy's).
     func stop(grace: Duration? = nil, killGrace: Duration? = nil) {
-        if let grace { shutdownGraceOverride = grace }
-        if let killGrace { killGraceOverride = killGrace }
-        perform(lifecycle.stop())
+        perform(lifecycle.stop(grace: grace, killGrace: killGrace))
     }
 
     /// A reload: a failed plugin may start again.
@@ -183,41 +172,52 @@ final class PluginSupervisor {
             switch action {
             case .spawn:
                 spawn()
-            case .sendHello(let timeout):
+            case .sendHello:
                 send(.hello(hello))
-                readyTimer = loop.schedule(after: timeout) { [weak self] in
-                    guard let self else { return }
-                    readyTimer = nil
-                    // Timers fire at the end of a loop turn: after a long turn
-                    // (a busy host) a `ready` that came in time may still wait
-                    // in the pipe. Read it first; it wins if it is there.
-                    if outputWatch != nil { readOutput() }
-                    perform(lifecycle.readyTimedOut())
-                }
             case .becameReady:
                 becameReady()
-            case .terminate:
-                terminate()
-            case .sendShutdown(let grace):
+            case .signalTerminate:
+                process?.signalGroup(SIGTERM)
+            case .kill:
+                guard let process else { break }
+                log(.warning, "plugin '\(id)' did not exit after SIGTERM; killing it")
+                process.signalGroup(SIGKILL)
+            case .sendShutdown:
                 send(.shutdown)
-                terminateTimer = loop.schedule(after: shutdownGraceOverride ?? grace) { [weak self] in self?.terminate() }
-            case let .scheduleRestart(delay, reason):
+            case .checkExit:
+                checkExit()
+            case let .announceRestart(delay, reason):
                 log(.warning, "plugin '\(id)' \(reason); starting it again in \(PluginLifecycle.words(delay))")
-                restartTimer = loop.schedule(after: delay) { [weak self] in
-                    guard let self else { return }
-                    perform(lifecycle.restartDue())
-                }
             case .markFailed(let reason):
                 log(.error, "plugin '\(id)' \(reason); it failed \(policy.failureLimit) times within \(PluginLifecycle.words(policy.failureWindow)), so it stays down until the next reload")
                 failHeld("failed")
-            case .cancelRestart:
-                restartTimer?.cancel()
-                restartTimer = nil
+            case let .armTimer(timer, delay):
+                timers[timer]?.cancel()
+                timers[timer] = loop.schedule(after: delay) { [weak self] in self?.timerFired(timer) }
+            case .cancelTimer(let timer):
+                timers.removeValue(forKey: timer)?.cancel()
             case .stopped:
                 delegate?.pluginStopped(self)
             }
         }
         reportStatus()
+    }
+
+    /// A timer fired. Timers fire at the end of a loop turn: after a long turn
+    /// (a busy host) a `ready` that came in time may still wait in the pipe,
+    /// and an exit within the grace may not have been seen yet. Both are read
+    /// first, so they win over the deadline.
+    private func timerFired(_ timer: PluginTimer) {
+        timers[timer] = nil
+        switch timer {
+        case .ready:
+            if outputWatch != nil { readOutput() }
+        case .brokenPipe:
+            if process?.hasExited == true { checkExit() }
+        case .terminate, .kill, .restart, .exitPoll:
+            break
+        }
+        perform(lifecycle.timerFired(timer))
     }
 
     private func spawn() {
@@ -236,7 +236,7 @@ final class PluginSupervisor {
             }
             spawns += 1
             log(.info, "plugin '\(id)' started (pid \(process.pid))")
-            perform(lifecycle.spawned())
+            perform(lifecycle.spawned(pollsExit: process.exitDescriptor < 0))
         } catch {
             failHeld("could not be started")
             perform(lifecycle.spawnFailed(Self.reason(error), now: .now))
@@ -246,43 +246,18 @@ final class PluginSupervisor {
     private func watch(_ process: PluginProcess) throws(TransportError) {
         outputWatch = try loop.watchReadable(process.output) { [weak self] in self?.readOutput() }
         errorWatch = try loop.watchReadable(process.errors) { [weak self] in self?.readErrors() }
+        // Without a pidfd (Linux before 5.3) the lifecycle polls for the exit.
         if process.exitDescriptor >= 0 {
             exitWatch = try loop.watchReadable(process.exitDescriptor) { [weak self] in self?.checkExit() }
-        } else {
-            pollExit()
-        }
-    }
-
-    /// Without a pidfd (Linux before 5.3): look for the exit every 100 ms while the process lives.
-    private func pollExit() {
-        reapTimer = loop.schedule(after: .milliseconds(100)) { [weak self] in
-            guard let self, process != nil else { return }
-            checkExit()
-            if process != nil { pollExit() }
         }
     }
 
     private func becameReady() {
-        readyTimer?.cancel()
-        readyTimer = nil
         log(.info, "plugin '\(id)' is ready")
         sendButtons()
         let waiting = held
         held = []
         for entry in waiting { entry.done(sendPress(entry.press)) }
-    }
-
-    /// SIGTERM to the plugin's group now, SIGKILL if it is still there after the grace.
-    private func terminate() {
-        terminateTimer?.cancel()
-        terminateTimer = nil
-        guard let process, killTimer == nil else { return }
-        process.signalGroup(SIGTERM)
-        killTimer = loop.schedule(after: killGraceOverride ?? policy.killGrace) { [weak self] in
-            guard let self, let process = self.process else { return }
-            log(.warning, "plugin '\(id)' did not exit after SIGTERM; killing it")
-            process.signalGroup(SIGKILL)
-        }
     }
 
     /// Presses held for `ready` that will not get it. With `keepingRestartWaits`

@@ -15,20 +15,13 @@ extension Connection {
     /// stops at the next line (the framing keeps what it has) and the socket
     /// is no longer polled for input.
     func holdReadingIfOutputHigh() {
-        guard !readHeldByOutput, let high = limits.outputHighWater, lifecycle.isReceiving,
-              output.pendingBytes + heldBytes > high else { return }
-        readHeldByOutput = true
-        updateInterest()
+        apply(reading.outputGrew(to: waitingBytes, highWater: limits.outputHighWater, receiving: lifecycle.isReceiving))
     }
 
     /// After a write: at half the high-water mark or less, read again (unless
     /// the layer above paused reading).
     func readAgainIfOutputLow() {
-        guard readHeldByOutput, let high = limits.outputHighWater,
-              output.pendingBytes + heldBytes <= high / 2 else { return }
-        readHeldByOutput = false
-        guard lifecycle.isReceiving, !readPaused else { return }
-        readAgain()
+        apply(reading.outputShrank(to: waitingBytes, highWater: limits.outputHighWater, receiving: lifecycle.isReceiving))
     }
 
     /// A closing connection reads nothing more, so nothing more is answered
@@ -45,6 +38,6 @@ extension Connection {
     /// Whether input is held back by unread output (tests).
     var isReadingHeldByOutput: Bool {
         loop.preconditionInLoop()
-        return readHeldByOutput
+        return reading.isHeldByOutput
     }
 }

@@ -10,17 +10,13 @@ extension Connection {
     /// Reads per readiness report, at most this many buffers (256 KiB), so a
     /// client that floods cannot keep the loop from its other clients.
     private static let readsPerTurn = 4
-    /// Lines handed to the handler per connection per loop turn. The rest
-    /// wait in the framing for the next turn, after every other connection
-    /// had its turn, so one flooder cannot starve a healthy client.
-    static let linesPerTurn = 16
 
     // MARK: input
 
     /// Reads what the socket has, frames it and delivers the lines.
     func readAvailable() {
         let buffer = loop.state.readBuffer
-        linesThisTurn = 0
+        reading.turnStarted()
         for _ in 0..<Self.readsPerTurn {
             let count = Sys.retrying { read(fileDescriptor, buffer.baseAddress, buffer.count) }
             if count > 0 {
@@ -75,8 +71,8 @@ extension Connection {
     /// Delivers messages kept while reading was paused (a loop task after
     /// resume), or past this turn's share (the next turn).
     func deliverHeldLines() {
-        guard lifecycle.isReceiving, !readPaused, !readHeldByOutput else { return }
-        linesThisTurn = 0
+        guard lifecycle.isReceiving, reading.isFlowing else { return }
+        reading.turnStarted()
         let layer = framing
         let outcome = layer.deliverHeld(on: self) { message in handOver(message) }
         finishFeed(outcome)
@@ -86,16 +82,14 @@ extension Connection {
 
     private func handOver(_ line: Data) -> Bool {
         listener.handler.connection(self, received: line)
-        linesThisTurn += 1
-        return lifecycle.isReceiving && !readPaused && !readHeldByOutput && linesThisTurn < Self.linesPerTurn
+        return reading.handedOver(receiving: lifecycle.isReceiving)
     }
 
     /// After this turn's share, the lines the framing holds wait for the
     /// next turn (and the socket is not read meanwhile: `wantsRead` is false
     /// while the framing holds complete lines).
     private func waitForNextTurnIfSpent() {
-        guard linesThisTurn >= Self.linesPerTurn, lifecycle.isReceiving, !readPaused, !readHeldByOutput,
-              framing.holdsCompleteMessages else { return }
+        guard reading.waitsForNextTurn(receiving: lifecycle.isReceiving, framingHoldsLines: framing.holdsCompleteMessages) else { return }
         loop.state.nextTurn.append(self)
     }
 
@@ -124,8 +118,7 @@ extension Connection {
     /// after an over-long line. So replies keep their order, and a client
     /// that half-closes after its last request still gets every reply.
     private func inputEnded(_ reason: CloseReason) {
-        inputEnd = reason
-        updateInterest()
+        apply(reading.inputEnded(reason))
         listener.handler.connectionInputEnded(self)
     }
 
@@ -136,7 +129,7 @@ extension Connection {
     /// so the rest waits for EPOLLOUT. MSG_NOSIGNAL: a vanished peer gives
     /// EPIPE here instead of a SIGPIPE that would kill the process.
     func flush() {
-        flushScheduled = false
+        writing.flushStarted()
         guard !lifecycle.isClosed else { return }
         let state = loop.state
         while !output.isEmpty {
@@ -156,21 +149,17 @@ extension Connection {
             if written < requested { break }
         }
         defer { readAgainIfOutputLow() }
-        if output.isEmpty, !held.isEmpty {
-            // What waited behind the written output goes out next (scheduled again).
-            writeBlocked = false
-            releaseHeld()
-            if output.isEmpty { apply(lifecycle.outputDrained()) } else { scheduleFlush() }
-        } else if output.isEmpty {
-            writeBlocked = false
+        switch writing.wrote(outputEmpty: output.isEmpty, bytes: waitingBytes, hasHeld: !held.isEmpty) {
+        case .drained:
             apply(lifecycle.outputDrained())
-        } else {
-            writeBlocked = true
-            if output.pendingBytes + heldBytes > limits.maxQueuedOutputBytes {
-                apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
-                return
-            }
+        case .releaseHeld:
+            // What waited behind the written output goes out next (scheduled again).
+            releaseHeld()
+            if output.isEmpty { apply(lifecycle.outputDrained()) } else { apply(writing.flushWanted()) }
+        case .waitForWritable:
             updateInterest()
+        case .failOverLimit:
+            apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
         }
     }
 }

@@ -16,11 +16,6 @@ extension Connection {
             framing.frame(line, on: self)
             return lifecycle.isOpen
         }
-        if let index = heldReplaceable, let older = held[index] {
-            held[index] = nil
-            heldBytes -= older.count
-        }
-        heldReplaceable = held.count
         return hold(line, replaceable: true)
     }
 
@@ -29,31 +24,16 @@ extension Connection {
 
     /// Keeps `line` behind the replaceable one, within the output bound.
     func hold(_ line: OutboundLine, replaceable: Bool) -> Bool {
-        held.append(line)
-        heldBytes += line.count
+        held.append(line, replaceable: replaceable)
         holdReadingIfOutputHigh()
-        if output.pendingBytes + heldBytes > limits.maxQueuedOutputBytes {
-            apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
-            return false
-        }
-        // A peer that does not read gets its lines with the next EPOLLOUT.
-        if !writeBlocked { scheduleFlush() }
+        apply(writing.held(bytes: waitingBytes))
         return lifecycle.isOpen
     }
 
     /// Frames the held lines, in order, once the output before them is written.
     func releaseHeld() {
-        let lines = held
-        dropHeld()
-        for line in lines {
-            guard let line, lifecycle.isOpen || lifecycle.isClosing else { continue }
+        for line in held.take() where lifecycle.isOpen || lifecycle.isClosing {
             framing.frame(line, on: self)
         }
-    }
-
-    func dropHeld() {
-        held = []
-        heldReplaceable = nil
-        heldBytes = 0
     }
 }

@@ -15,8 +15,17 @@ public final class Connection {
     let fileDescriptor: Int32
     /// A refused connection being sent its `busy` line: never shown to the handler.
     let isRejection: Bool
+    /// The socket's registration with the loop, and the events it is polled for.
     var token: UInt64 = 0
+    var interest: UInt32 = 0
     var lifecycle = ConnectionLifecycle()
+    /// Who holds reading back and why; why the input ended.
+    var reading = ConnectionReadGate()
+    /// Whether a flush is due, whether the kernel's buffer is full, the output limit.
+    var writing: ConnectionWriteState
+    /// When the establish and close timers are armed; `timers` has the loop's handles.
+    var deadlines = ConnectionDeadlines()
+    var timers = ConnectionTimers()
     /// The message layer (lines by default; DeckWeb's HTTP, then WebSocket).
     /// Replaced by an inert one when the connection closes, never mutated by
     /// a close: it may be mid-feed (see ``MessageFraming``).
@@ -26,26 +35,8 @@ public final class Connection {
     /// Bytes a framing switch left unread (after an HTTP upgrade), fed to the new framing.
     var pendingInput: [UInt8] = []
     var output = OutputQueue()
-    var readPaused = false
-    /// Input is not read because output above ``ConnectionLimits/outputHighWater``
-    /// waits for the peer (backpressure; see Connection+Backpressure.swift).
-    var readHeldByOutput = false
-    /// Lines behind a replaceable one (``sendLatest(_:)``), not framed yet;
-    /// nil where a newer replaceable line took an older one's place.
-    var held: [OutboundLine?] = []
-    /// Where the replaceable line is in `held`, and the bytes `held` has.
-    var heldReplaceable: Int?
-    var heldBytes = 0
-    /// Lines handed over in this loop turn (``linesPerTurn``).
-    var linesThisTurn = 0
-    /// Why no more lines come (`.peerClosed` or `.lineTooLong`); nil while they may.
-    var inputEnd: CloseReason?
-    var writeBlocked = false
-    var flushScheduled = false
-    var established = false
-    var interest: UInt32 = 0
-    var establishTimer: LoopTimer?
-    var closeTimer: LoopTimer?
+    /// Lines behind a replaceable one (``sendLatest(_:)``), not framed yet.
+    var held = HeldLines()
 
     init(fileDescriptor: Int32, peer: SocketAddress, listener: Listener, id: ConnectionID, isRejection: Bool) {
         self.fileDescriptor = fileDescriptor
@@ -56,6 +47,7 @@ public final class Connection {
         self.isRejection = isRejection
         framing = LineFraming(maxLineBytes: listener.limits.maxLineBytes)
         stream = listener.streamLayerFactory?()
+        writing = ConnectionWriteState(limit: listener.limits.maxQueuedOutputBytes)
     }
 
     var limits: ConnectionLimits { listener.limits }
@@ -74,7 +66,7 @@ public final class Connection {
     /// Whether ``markEstablished()`` was called.
     public var isEstablished: Bool {
         loop.preconditionInLoop()
-        return established
+        return deadlines.isEstablished
     }
 
     /// Bytes queued in the process that the kernel has not taken yet.
@@ -132,9 +124,7 @@ public final class Connection {
     package func restartEstablishTimer() {
         loop.preconditionInLoop()
         guard lifecycle.isReceiving, let timeout = limits.establishTimeout else { return }
-        established = false
-        establishTimer?.cancel()
-        establishTimer = loop.schedule(after: timeout) { [self] in establishTimedOut(timeout) }
+        apply(deadlines.phaseBegan(timeout: timeout))
     }
 
     /// Closes after what is queued, without telling the layer above anything
@@ -149,42 +139,28 @@ public final class Connection {
     /// while the peer is not reading.
     private func queued() {
         holdReadingIfOutputHigh()
-        if writeBlocked {
-            // The peer is not reading: check the limit now rather than let
-            // the queue grow until the kernel wants more.
-            if output.pendingBytes > limits.maxQueuedOutputBytes {
-                apply(lifecycle.fail(.outputLimit(limit: limits.maxQueuedOutputBytes)))
-            }
-        } else {
-            scheduleFlush()
-        }
+        apply(writing.framed(bytes: waitingBytes))
     }
 
     /// Marks the handshake done, which stops the establish timeout.
     public func markEstablished() {
         loop.preconditionInLoop()
-        established = true
-        establishTimer?.cancel()
-        establishTimer = nil
+        apply(deadlines.markEstablished())
     }
 
     /// Stops delivering lines (and reading the socket, so the client is held
     /// back by TCP) until ``resumeReading()``. Lines already read are kept.
     public func pauseReading() {
         loop.preconditionInLoop()
-        guard lifecycle.isOpen, !readPaused else { return }
-        readPaused = true
-        updateInterest()
+        guard lifecycle.isOpen else { return }
+        apply(reading.pause())
     }
 
     /// Delivers lines again: first those kept while paused (on the next loop
     /// turn, never from inside this call), then new input.
     public func resumeReading() {
         loop.preconditionInLoop()
-        guard readPaused else { return }
-        readPaused = false
-        guard lifecycle.isReceiving, !readHeldByOutput else { return }
-        readAgain()
+        apply(reading.resume(receiving: lifecycle.isReceiving))
     }
 
     /// Reading goes on: first the lines the framing kept (as a loop task,
@@ -200,7 +176,7 @@ public final class Connection {
     /// Whether reading is paused.
     public var isReadingPaused: Bool {
         loop.preconditionInLoop()
-        return readPaused
+        return reading.isPaused
     }
 
     /// Closes now; queued output is dropped.
@@ -224,7 +200,7 @@ public final class Connection {
         var reason = CloseReason.closedByHost
         // Lines that waited behind a layout go out before any last words.
         if lifecycle.isOpen, !held.isEmpty { releaseHeld() }
-        if let inputEnd, lifecycle.isOpen {
+        if let inputEnd = reading.inputEnd, lifecycle.isOpen {
             reason = inputEnd
             if case .lineTooLong = inputEnd, let reply = limits.tooLargeReply { framing.frame(reply, on: self) }
         }
@@ -241,16 +217,13 @@ public final class Connection {
     func start() throws(TransportError) {
         interest = EpollBits.readable
         token = try loop.state.register(fileDescriptor, events: interest, .connection(self), what: "a connection")
-        if !isRejection, let timeout = limits.establishTimeout {
-            establishTimer = loop.schedule(after: timeout) { [self] in establishTimedOut(timeout) }
-        }
+        if !isRejection { apply(deadlines.started(timeout: limits.establishTimeout)) }
     }
 
     /// Performs what a lifecycle transition asks for.
     func apply(_ transition: ConnectionLifecycle.Transition) {
         if let reason = transition.notify {
-            establishTimer?.cancel()
-            establishTimer = nil
+            apply(deadlines.closeNotified())
             // Held lines still go out on a flushing close, framed while the framing is there.
             if case .flushThenClose = transition.action, !held.isEmpty { releaseHeld() }
             dropFraming()
@@ -267,11 +240,11 @@ public final class Connection {
             return
         case .flushThenClose:
             uncapKernelOutput()
-            startCloseTimer()
-            scheduleFlush()
+            apply(deadlines.closing(timeout: limits.closeTimeout))
+            apply(writing.flushWanted())
         case .shutDownAndLinger:
             _ = shutdown(fileDescriptor, Int32(SHUT_WR))
-            startCloseTimer()
+            apply(deadlines.closing(timeout: limits.closeTimeout))
         }
         updateInterest()
     }
@@ -285,31 +258,19 @@ public final class Connection {
         apply(lifecycle.fail(.loopStopped))
     }
 
-    private func establishTimedOut(_ timeout: Duration) {
-        establishTimer = nil
-        guard lifecycle.isOpen, !established else { return }
+    func establishTimedOut() {
+        guard deadlines.establishFired(), lifecycle.isOpen, let timeout = limits.establishTimeout else { return }
         if let reply = limits.establishTimeoutReply { framing.frame(reply, on: self) }
         framing.finish(.notEstablished(timeout: timeout), intent: .normal, on: self)
         apply(lifecycle.close(.notEstablished(timeout: timeout), afterFlush: true, outputPending: hasOutput))
     }
 
-    private func startCloseTimer() {
-        guard closeTimer == nil else { return }
-        closeTimer = loop.schedule(after: limits.closeTimeout) { [self] in
-            closeTimer = nil
-            apply(lifecycle.fail(.closedByHost))
-        }
-    }
-
     private func closeDescriptor() {
-        establishTimer?.cancel()
-        establishTimer = nil
-        closeTimer?.cancel()
-        closeTimer = nil
+        for action in deadlines.closed() { apply(action) }
         loop.state.unregister(fileDescriptor, token: token)
         Sys.close(fileDescriptor)
         output.removeAll()
-        dropHeld()
+        held.removeAll()
         dropFraming()
         listener.connectionFinished(self)
     }
@@ -322,7 +283,7 @@ public final class Connection {
     var wantsRead: Bool {
         if lifecycle.peerSentEOF { return false }
         if lifecycle.isClosing { return true }
-        return lifecycle.isReceiving && !readPaused && !readHeldByOutput && !framing.holdsCompleteMessages
+        return lifecycle.isReceiving && reading.isFlowing && !framing.holdsCompleteMessages
     }
 
     /// Frees what the framing keeps: a fresh inert one takes its place (the
@@ -334,7 +295,7 @@ public final class Connection {
 
     func updateInterest() {
         guard !lifecycle.isClosed else { return }
-        let wanted = (wantsRead ? EpollBits.readable : 0) | (writeBlocked ? EpollBits.writable : 0)
+        let wanted = (wantsRead ? EpollBits.readable : 0) | (writing.isBlocked ? EpollBits.writable : 0)
         if wanted != interest {
             interest = wanted
             loop.state.modify(fileDescriptor, token: token, events: wanted)
@@ -363,11 +324,5 @@ public final class Connection {
         var length = socklen_t(MemoryLayout<Int32>.size)
         _ = getsockopt(fileDescriptor, SOL_SOCKET, SO_ERROR, &code, &length)
         return code == 0 ? ECONNRESET : code
-    }
-
-    func scheduleFlush() {
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        loop.state.needsFlush.append(self)
     }
 }

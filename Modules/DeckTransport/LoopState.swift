@@ -29,7 +29,7 @@ final class LoopState {
     var needsFlush: [Connection] = []
     /// Connections that used up their lines for this turn with more held:
     /// delivered on the next turn, after the events it brings, so every
-    /// connection gets its share (``Connection/linesPerTurn``).
+    /// connection gets its share (``ConnectionReadGate/linesPerTurn``).
     var nextTurn: [Connection] = []
     /// Returns from `epoll_wait` so far (tests check that an idle loop stays asleep).
     var wakeUps: UInt64 = 0

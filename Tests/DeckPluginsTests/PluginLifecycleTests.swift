@@ -13,9 +13,9 @@ import Testing
 
     /// Starts the plugin and brings it to `ready` at `time`.
     private func running(_ lifecycle: inout PluginLifecycle, at time: Double) {
-        #expect(lifecycle.start() == [.spawn] || lifecycle.restartDue() == [.spawn])
-        #expect(lifecycle.spawned() == [.sendHello(readyTimeout: .seconds(5))])
-        #expect(lifecycle.readyReceived(now: at(time)) == [.becameReady])
+        #expect(lifecycle.start() == [.spawn] || lifecycle.timerFired(.restart) == [.spawn])
+        #expect(lifecycle.spawned() == [.sendHello, .armTimer(.ready, after: .seconds(5))])
+        #expect(lifecycle.readyReceived(now: at(time)) == [.cancelTimer(.ready), .becameReady])
         #expect(lifecycle.isReady)
     }
 
@@ -26,9 +26,9 @@ import Testing
         #expect(lifecycle.start() == [.spawn])
         #expect(lifecycle.start() == [], "starting twice starts once")
         #expect(lifecycle.status.state == "starting")
-        #expect(lifecycle.spawned() == [.sendHello(readyTimeout: .seconds(5))])
+        #expect(lifecycle.spawned() == [.sendHello, .armTimer(.ready, after: .seconds(5))])
         #expect(lifecycle.pressDisposition == .hold)
-        #expect(lifecycle.readyReceived(now: at(0)) == [.becameReady])
+        #expect(lifecycle.readyReceived(now: at(0)) == [.cancelTimer(.ready), .becameReady])
         #expect(lifecycle.readyReceived(now: at(1)) == [], "a second ready changes nothing")
         #expect(lifecycle.status.state == "running")
         #expect(lifecycle.pressDisposition == .deliver)
@@ -43,11 +43,12 @@ import Testing
         for attempt in 1...5 {
             let actions = lifecycle.exited("exited with status 3", now: at(time))
             if attempt < 5 {
-                guard case .scheduleRestart(let delay, let reason)? = actions.first else {
+                guard case .announceRestart(let delay, let reason)? = actions.first else {
                     Issue.record("attempt \(attempt): \(actions)")
                     return
                 }
                 #expect(reason == "exited with status 3")
+                #expect(actions == [.announceRestart(after: delay, reason: reason), .armTimer(.restart, after: delay)])
                 #expect(lifecycle.status == ("restarting", "it exited with status 3"))
                 if case .wait(let why) = lifecycle.pressDisposition {
                     #expect(why == "is restarting after it exited with status 3")
@@ -65,7 +66,7 @@ import Testing
         #expect(lifecycle.status.state == "failed")
         #expect(lifecycle.status.message.contains("stays down until the next reload"))
         #expect(lifecycle.start() == [], "a failed plugin does not start again by itself")
-        #expect(lifecycle.restartDue() == [])
+        #expect(lifecycle.timerFired(.restart) == [])
         lifecycle.reset()
         #expect(lifecycle.status.state == "stopped")
         #expect(lifecycle.start() == [.spawn], "after a reload it may start again")
@@ -84,7 +85,7 @@ import Testing
         for _ in 0..<10 {
             time += 20
             let actions = lifecycle.exited("exited with status 1", now: at(time))
-            guard case .scheduleRestart(let delay, _)? = actions.first else {
+            guard case .announceRestart(let delay, _)? = actions.first else {
                 Issue.record("expected a restart, got \(actions)")
                 return
             }
@@ -101,30 +102,30 @@ import Testing
         running(&lifecycle, at: 0)
         _ = lifecycle.exited("exited with status 1", now: at(1))
         running(&lifecycle, at: 2)
-        #expect(lifecycle.exited("exited with status 1", now: at(3)).first == .scheduleRestart(after: .seconds(2), reason: "exited with status 1"))
+        #expect(lifecycle.exited("exited with status 1", now: at(3)).first == .announceRestart(after: .seconds(2), reason: "exited with status 1"))
         running(&lifecycle, at: 5)
-        #expect(lifecycle.exited("exited with status 1", now: at(200)).first == .scheduleRestart(after: .seconds(1), reason: "exited with status 1"))
+        #expect(lifecycle.exited("exited with status 1", now: at(200)).first == .announceRestart(after: .seconds(1), reason: "exited with status 1"))
     }
 
     @Test func readyTimeoutTerminatesAndCountsAsAFailure() {
         var lifecycle = PluginLifecycle(policy: policy)
         _ = lifecycle.start()
         _ = lifecycle.spawned()
-        #expect(lifecycle.readyTimedOut() == [.terminate])
+        #expect(lifecycle.timerFired(.ready) == [.signalTerminate, .armTimer(.kill, after: .seconds(1))])
         #expect(lifecycle.status == ("restarting", "it did not say ready within 5 s"))
         #expect(lifecycle.readyReceived(now: at(5)) == [], "a late ready does not revive it")
         #expect(lifecycle.exited("was ended by signal 15", now: at(5.1))
-            == [.scheduleRestart(after: .seconds(1), reason: "did not say ready within 5 s")],
+            == [.cancelTimer(.kill), .announceRestart(after: .seconds(1), reason: "did not say ready within 5 s"), .armTimer(.restart, after: .seconds(1))],
                 "the failure is reported with its cause, not the signal that ended it")
     }
 
     @Test func brokenPipeTerminates() {
         var lifecycle = PluginLifecycle(policy: policy)
         running(&lifecycle, at: 0)
-        #expect(lifecycle.broke("closed its input") == [.terminate])
+        #expect(lifecycle.broke("closed its input") == [.signalTerminate, .armTimer(.kill, after: .seconds(1))])
         #expect(lifecycle.broke("closed its output") == [], "once is enough")
         #expect(lifecycle.hasProcess, "waiting for the exit")
-        #expect(lifecycle.exited("exited with status 0", now: at(1)).first == .scheduleRestart(after: .seconds(1), reason: "closed its input"))
+        #expect(lifecycle.exited("exited with status 0", now: at(1)) == [.cancelTimer(.kill), .announceRestart(after: .seconds(1), reason: "closed its input"), .armTimer(.restart, after: .seconds(1))])
         #expect(!lifecycle.hasProcess)
     }
 
@@ -132,8 +133,8 @@ import Testing
         var lifecycle = PluginLifecycle(policy: policy)
         _ = lifecycle.start()
         #expect(lifecycle.spawnFailed("No such file or directory", now: at(0))
-            == [.scheduleRestart(after: .seconds(1), reason: "could not be started: No such file or directory")])
-        #expect(lifecycle.restartDue() == [.spawn])
+            == [.announceRestart(after: .seconds(1), reason: "could not be started: No such file or directory"), .armTimer(.restart, after: .seconds(1))])
+        #expect(lifecycle.timerFired(.restart) == [.spawn])
     }
 
     @Test(arguments: ["idle", "starting", "running", "terminating", "restarting", "failed"])
@@ -160,14 +161,17 @@ import Testing
         let actions = lifecycle.stop()
         switch from {
         case "idle", "failed": #expect(actions == [.stopped])
-        case "starting", "running": #expect(actions == [.sendShutdown(grace: .seconds(2))])
+        case "starting": #expect(actions == [.sendShutdown, .armTimer(.terminate, after: .seconds(2))])
+        case "running": #expect(actions == [.sendShutdown, .armTimer(.terminate, after: .seconds(2))])
         case "terminating": #expect(actions == [])
-        default: #expect(actions == [.cancelRestart, .stopped])
+        default: #expect(actions == [.cancelTimer(.restart), .stopped])
         }
         if lifecycle.hasProcess {
             #expect(lifecycle.pressDisposition == .refuse("is being stopped"))
-            #expect(lifecycle.exited("exited with status 0", now: at(9)) == [.stopped])
+            let armed = PluginTimer.processTimers.filter { lifecycle.armed.contains($0) }
+            #expect(lifecycle.exited("exited with status 0", now: at(9)) == armed.map { .cancelTimer($0) } + [.stopped])
         }
+        #expect(lifecycle.armed.isEmpty, "no timer outlives the plugin")
         #expect(lifecycle.stop() == [], "stopping twice does nothing more")
         #expect(lifecycle.start() == [], "a stopped plugin does not start again")
     }

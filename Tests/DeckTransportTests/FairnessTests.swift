@@ -34,7 +34,7 @@ struct FairnessTests {
         }
         let quietAt = try #require(lines.firstIndex { $0.1 == "quiet" })
         let floodBefore = lines[..<quietAt].count
-        #expect(floodBefore <= 2 * Connection.linesPerTurn,
+        #expect(floodBefore <= 2 * ConnectionReadGate.linesPerTurn,
                 "\(floodBefore) of the flooder's lines were handled before the quiet client's one")
         // And the flood is still all delivered, in order.
         #expect(server.log.wait { events in events.filter { if case .line = $0 { true } else { false } }.count == 25_001 })

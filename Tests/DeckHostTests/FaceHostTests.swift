@@ -80,19 +80,4 @@ struct FaceHostTests {
         #expect(Self.files(under: host.state) == before, "a face is never written to disk")
         _ = try host.stop()
     }
-
-    @Test func aLevel7MoveKeepsTheStyleAndStates() throws {
-        let host = try HostProcess(files: ["default.yaml": Self.profile])
-        try host.start()
-        let old = try host.device("old", level: 7)
-        let seen = DeckButton(name: "Backup", action: .run(command: "true"))
-        _ = try old.expectOK(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 3, button: seen))
-        let moved = try old.nextLayout().layout.button(page: 0, index: 3)
-        #expect(moved?.states.map(\.id) == ["idle", "failed"] && moved?.style?.background == DeckColor("green"))
-        let modern = try host.device("modern", level: 8)
-        guard case .error(_, .stale, _, _) = try modern.request(.clearButton(page: 0, index: 3, expecting: seen)) else {
-            Issue.record("at level 8 style and states count in the stale check"); return
-        }
-        _ = try host.stop()
-    }
 }

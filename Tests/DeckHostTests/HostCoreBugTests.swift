@@ -63,22 +63,4 @@ struct HostCoreBugTests {
                 "each layout newer than the last, the newest last: \(revisions)")
         #expect(phone.isClosed())
     }
-
-    /// A `restore` is no device's edit: the next batch does not wait for the
-    /// control client that sent it. It used to be credited to it, so a
-    /// device's edit right after waited for a client that never edits (for
-    /// the whole gather window, here made long).
-    @Test func aRestoreIsNotCreditedToTheControlClient() throws {
-        let host = try startedHost(arguments: ["--gather-window", "120000"])
-        let device = try host.device()
-        let control = try host.controlClient()
-        let reply = try control.request(.snapshots(profile: nil))
-        guard case .snapshots(_, _, let list) = reply, let generation = list.first?.generation else { Issue.record("\(reply)"); return }
-        try control.expectOK(.restore(generation: generation))
-        let files = try #require(device.welcomeLayout.button(page: 0, index: 0))
-        // The control client stays connected; the device's edit goes at once.
-        let moved = try device.request(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 8, button: files),
-                                       timeout: .seconds(20))
-        #expect(moved.type == "ok")
-    }
 }

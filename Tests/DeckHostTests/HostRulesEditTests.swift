@@ -87,12 +87,84 @@ struct HostRulesEditTests {
         #expect(entry.writeReason == "moveButton" && actions.last == .heard(R.phone))
     }
 
+    /// A no-op is `ok` with the revision it already had, and the layout still follows it (§5).
     @Test func aMoveOntoItsOwnSlotChangesNothing() throws {
         var host = try R.host()
         let actions = host.handle(.request(R.phone, R.message(.moveButton(fromPage: 0, fromIndex: 2, toPage: 0, toIndex: 2,
                                                                           button: R.next))))
         #expect(host.live.head.revision == 5)
-        #expect(R.commit(Array(actions.prefix(1)))?.outcome.live == nil && actions.last == .heard(R.phone))
+        #expect(actions == [
+            .commit(Commit(Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit(R.phone),
+                                    .log(.debug, "moveButton by kim changed nothing")]), sender: R.phone)),
+            .heard(R.phone),
+        ])
+    }
+
+    /// A stale move names the slot whose button the device got wrong, and the layout follows the refusal.
+    @Test func aStaleMoveNamesTheSlotAndTheLayoutFollows() throws {
+        var host = try R.host()
+        let wrong = DeckButton(name: "Not there", action: .run(command: "true"))
+        let actions = host.handle(.request(R.phone, R.message(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 2,
+                                                                          button: wrong))))
+        let message = DeckModelError.stale(page: 0, index: 1, expected: "Not there").description
+        #expect(message.contains("0/1"))
+        #expect(actions == [R.refused(.stale, message, request: "moveButton", by: R.phone, who: R.kim, then: .afterEdit),
+                            .heard(R.phone)])
+        #expect(host.live.head.revision == 5)
+    }
+
+    /// A layout keeps one empty page at its end: a button set there adds a
+    /// page, and clearing it takes the page away again (DeckModel's normal form).
+    @Test func aButtonOnTheTrailingPageAddsAPageAndClearingItRemovesIt() throws {
+        var host = try R.host()
+        let pages = host.live.head.layout.pages.count
+        #expect(host.live.head.layout.isNormal)
+        let mail = DeckButton(name: "메일 📬", action: .open("mailto:x@y.z"))
+        _ = host.handle(.request(R.phone, R.message(.setButton(page: pages - 1, index: 0, button: mail))))
+        let grown = host.live.head.layout
+        #expect(grown.pages.count == pages + 1 && grown.button(page: pages - 1, index: 0) == mail && grown.isNormal)
+        _ = host.handle(.request(R.phone, R.message(.clearButton(page: pages - 1, index: 0, expecting: mail), id: 2)))
+        #expect(host.live.head.layout.pages.count == pages && host.live.head.revision == 7)
+        let stale = host.handle(.request(R.phone, R.message(.clearButton(page: 0, index: 0, expecting: mail), id: 3)))
+        #expect(stale.first == R.refused(.stale, DeckModelError.stale(page: 0, index: 0, expected: mail.name).description, id: 3,
+                                         request: "clearButton", by: R.phone, who: R.kim, then: .afterEdit))
+    }
+
+    /// One client must not grow the layout until every broadcast overflows
+    /// the other clients' output queues: edits stop at the 2 MiB of JSON the
+    /// host sends to every device.
+    @Test func editsStopAtTheBroadcastBound() throws {
+        var host = try R.host()
+        let name = String(repeating: "n", count: 700_000)
+        var replies: [Effect] = []
+        for index in 6..<9 {
+            let button = DeckButton(name: name, action: .run(command: "true"))
+            let actions = host.handle(.request(R.phone, R.message(.setButton(page: 0, index: index, button: button), id: .int(index))))
+            replies += R.commit(Array(actions.prefix(1)))?.outcome.effects.prefix(1) ?? []
+        }
+        #expect(host.live.head.revision == 7, "2 × 0.7 MB fit in 2 MiB, a third does not")
+        #expect(replies.prefix(2) == [.ok(R.phone, 6, withRevision: true), .ok(R.phone, 7, withRevision: true)])
+        guard case .send(R.phone, .error(.some(8), .invalid, let message, _)) = replies.last else {
+            Issue.record("the third edit was not refused: \(replies)")
+            return
+        }
+        #expect(message.contains("more than the 2 MiB the host sends to every device"), "\(message)")
+    }
+
+    /// The bound refuses growth only: a layout already past it (a big file)
+    /// still takes edits that do not make it larger.
+    @Test func aLayoutPastTheBoundTakesEditsThatDoNotGrowIt() throws {
+        var host = try R.host(maxLayoutBytes: 100)
+        #expect(host.live.head.encoded.json.count > 100)
+        _ = host.handle(.request(R.phone, R.message(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 7, button: R.term))))
+        _ = host.handle(.request(R.phone, R.message(.clearButton(page: 0, index: 7, expecting: R.term), id: 2)))
+        #expect(host.live.head.revision == 7)
+        let grow = host.handle(.request(R.phone, R.message(.setButton(page: 0, index: 8, button: R.term), id: 3)))
+        guard case .send(R.phone, .error(.some(3), .invalid, _, _)) = R.commit(Array(grow.prefix(1)))?.outcome.effects.first else {
+            Issue.record("a growing edit past the bound was not refused: \(grow)")
+            return
+        }
+        #expect(host.live.head.revision == 7)
     }
 
     /// Each edit is checked against `head`: the second builds on the first before either is on disk.

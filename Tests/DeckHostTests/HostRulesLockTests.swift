@@ -121,4 +121,27 @@ struct HostRulesLockTests {
         }
         #expect(R.commit(actions)?.outcome.effects[1] == .layoutTo(R.phone))
     }
+
+    /// §6 names the request kinds, not their contents: a line of any gated
+    /// kind whose button breaks a rule is `locked` while locked, with the
+    /// layout to its sender only; unlocked, the same line is `invalid`, and
+    /// for an edit the layout goes to everyone (§5).
+    @Test(arguments: ["setButton", "moveButton", "clearButton", "press"])
+    func anInvalidLineOfAGatedKindIsLockedThenInvalidOnceUnlocked(_ type: String) throws {
+        var host = try R.host()
+        _ = host.handle(.request(R.control, R.message(.lock)))
+        let line = ProtocolError(.invalid, "\(type): a name may not be blank", id: "l", type: type)
+        guard case .refuse(let gate) = LockGate.decide(try #require(RequestKind(rawValue: type)), locked: true) else {
+            Issue.record("\(type) is not gated")
+            return
+        }
+        #expect(host.handle(.refusedLine(R.phone, line)) == [
+            R.refused(.locked, gate, id: "l", request: type, by: R.phone, who: R.kim, then: .toSender),
+        ])
+        _ = host.handle(.request(R.control, R.message(.unlock, id: 2)))
+        #expect(host.handle(.refusedLine(R.phone, line)) == [
+            .commit(Commit(Outcome(Effect.refusal(line, request: type, to: R.phone, by: R.kim, who: "kim",
+                                                  then: type == "press" ? .none : .afterEdit)), sender: R.phone)),
+        ])
+    }
 }

@@ -126,6 +126,31 @@ struct HostRulesPressTests {
         #expect(effects.last == .startAction(ActionRequest(page: 0, index: 8, button: button, phase: .tap, by: R.lee)))
     }
 
+    /// PROTOCOL.md §4: with `button`, the slot must still hold it — emptied
+    /// since the device drew it (`stale`, in every phase) or holding another
+    /// button now; without `button` an emptied slot is `empty`. A refused
+    /// press is its refusal only: nothing runs.
+    @Test func aPressOnASlotThatChangedSinceTheDeviceDrewItRunsNothing() throws {
+        var host = try R.host()
+        _ = host.handle(.request(R.control, R.message(.clearButton(page: 0, index: 1, expecting: nil))))
+        let stale = "slot 0/1 no longer holds 'Term'"
+        for phase in [PressPhase.tap, .down] {
+            #expect(host.handle(.request(R.phone, Self.press(1, phase, expecting: R.term))) == [
+                R.refused(.stale, stale, request: "press", by: R.phone, who: R.kim),
+            ])
+        }
+        #expect(host.handle(.request(R.phone, Self.press(1))) == [
+            R.refused(.empty, "slot 0/1 is empty; there is nothing to run", request: "press", by: R.phone, who: R.kim),
+        ])
+        _ = host.handle(.request(R.control, R.message(.setButton(page: 0, index: 1, button: R.files))))
+        #expect(host.handle(.request(R.phone, Self.press(1, expecting: R.term))) == [
+            R.refused(.stale, stale, request: "press", by: R.phone, who: R.kim),
+        ])
+        // The button that is there now is what a press without `button` runs.
+        let effects = try #require(R.commit(host.handle(.request(R.phone, Self.press(1))))).outcome.effects
+        #expect(effects.last == .startAction(Self.request(R.files, at: 1, .tap)))
+    }
+
     @Test func aPressChangesNoRevision() throws {
         var host = try R.host()
         _ = host.handle(.request(R.phone, Self.press(1)))

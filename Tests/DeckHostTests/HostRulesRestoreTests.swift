@@ -58,6 +58,18 @@ struct HostRulesRestoreTests {
         ], ifWriteFails: [.refuse(R.control, 1, request: "restore")]), writeReason: "restore", sender: R.control))])
     }
 
+    /// A `restore` is no device's edit: its write names no editor, so the
+    /// next batch does not wait for the control client that sent it (it
+    /// used to, holding a device's edit for the whole gather window).
+    @Test func aRestoreIsNotCreditedToItsSenderAsAnEditor() throws {
+        var host = try R.host()
+        let job = try Self.ask(&host)
+        let actions = host.handle(.diskFinished(job.id, .snapshot(.success(try Self.snapshot(generation: 2, names: ["Old"])))))
+        let commit = try #require(R.commit(actions))
+        #expect(commit.editor == nil && commit.sender == R.control && commit.writeReason == "restore")
+        #expect(!actions.contains(.heard(R.control)))
+    }
+
     /// For the next rebase the restored layout counts as edits onto the file's layout (PROFILE.md §5).
     @Test func aRestoredLayoutIsRecordedAsEditsOfTheFile() throws {
         var host = try R.host()

@@ -95,6 +95,34 @@ struct HostRulesSwitchTests {
         ])
     }
 
+    /// PROFILE.md §4: every broken file is refused with all its problems,
+    /// each logged, and nothing goes live or out (no layout, no revision).
+    @Test(arguments: [("streaming", 3, "problems"), ("other", 1, "a problem")])
+    func eachBrokenProfileIsRefusedWithAllItsProblemsAndTheLiveLayoutStays(_ name: String, _ count: Int, _ words: String) throws {
+        var host = try R.host()
+        func file(_ name: String, _ problems: Int) -> ProfileCatalog.File {
+            ProfileCatalog.File(path: "/layouts/\(name).yaml", fingerprint: FileFingerprint(file: "\(name).yaml", crc32: 1, bytes: 9),
+                                profile: nil,
+                                problems: (1...problems).map { FileProblem(file: "/layouts/\(name).yaml", line: $0, column: 2, message: "bad \($0)") },
+                                nameMark: nil, wasRead: true)
+        }
+        host.catalog = ProfileCatalog(folder: "/layouts", files: [file("streaming", 3), file("other", 1)])
+        let before = host.live
+        let actions = host.handle(.request(R.control, R.message(.useProfile(name: name))))
+        #expect(host.live.head == before.head && host.live.committed == before.committed)
+        #expect(actions.prefix(count) == ArraySlice((1...count).map { .log(.warning, "/layouts/\(name).yaml:\($0):2: bad \($0)") }))
+        let commit = try #require(R.commit(Array(actions.dropFirst(count))))
+        #expect(commit.outcome.live == nil && commit.writeReason == nil)
+        guard case let .send(R.control, .error(.some(1), .invalid, message, problems)) = commit.outcome.effects.first else {
+            Issue.record("expected invalid, got \(commit.outcome.effects)")
+            return
+        }
+        #expect(message == "\(name).yaml has \(words); profile '\(name)' is not loaded, and the live layout stays")
+        #expect(problems.map(\.description) == (1...count).map { "\(name).yaml:\($0):2: bad \($0)" })
+        #expect(!commit.outcome.effects.contains(.broadcastLayout))
+        #expect(R.logLines(actions).contains("refused useProfile from deckctl: invalid: \(message)"))
+    }
+
     @Test func problemsAreNamedRelativeToTheLayoutsFolder() throws {
         let host = HostState(live: try R.host().live, commits: CommitScheduler(),
                              auth: DeviceAuth(tokens: TokenStore(), path: "/t"), catalog: ProfileCatalog(folder: "/l", files: []),

@@ -150,26 +150,6 @@ struct PluginHostTests {
         #expect(host.waitForLog("'Web' (open) found no opener (install xdg-utils, or pass --opener COMMAND)"))
     }
 
-    @Test func aProfileButtonSwitchesTheLiveLayoutForEveryone() throws {
-        let host = try HostProcess(files: ["default.yaml": deskYAML + "\n      4: {name: Other, action: {profile: other}}\n",
-                                           "other.yaml": "pages:\n  - buttons:\n      0: {name: Back, action: {profile: default}}\n"])
-        try host.start()
-        let presser = try host.device("presser")
-        let watcher = try host.device("watcher")
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        let before = try #require(presser.welcome?.revision)
-        try presser.expectOK(.press(page: 1, index: 4, button: nil, phase: .tap))
-        for device in [presser, watcher] {
-            let message = try device.next { if case .layout = $0 { true } else { false } }
-            guard case let .layout(profile, revision, layout, _, _) = message else { return }
-            #expect(profile == "other" && revision == before + 1)
-            #expect(layout.button(page: 0, index: 0)?.name == "Back")
-        }
-        #expect(try control.nextOutcome() == .delivered)
-        #expect(try control.status().profile == "other")
-    }
-
     @Test func actionsBeyondTheLimitWaitInABoundedQueue() throws {
         let host = try HostProcess(files: ["default.yaml": """
             pages:

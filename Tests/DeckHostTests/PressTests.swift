@@ -59,34 +59,6 @@ struct PressTests {
         try device.expectError(.press(page: 0, index: 0, button: DeckButton(name: "Other", action: .run(command: "x")), phase: .tap), .stale)
     }
 
-    /// PROTOCOL.md §4: with `button`, the slot must still hold it — also
-    /// when the slot has been emptied since the device drew it (`stale`, not
-    /// `empty`), and a slot that now holds another button runs nothing.
-    @Test func aPressNamingAButtonTheSlotNoLongerHoldsIsStaleAndRunsNothing() throws {
-        let host = try startedHost()
-        let device = try host.device()
-        let control = try host.controlClient()
-        try control.expectOK(.subscribe)
-        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
-        let build = try #require(device.welcomeLayout.button(page: 0, index: 2))
-        // Emptied since the device's revision.
-        try control.expectOK(.clearButton(page: 0, index: 1, expecting: nil))
-        let emptied = try device.request(.press(page: 0, index: 1, button: terminal, phase: .tap))
-        guard case .error(_, .stale, let message, _) = emptied else { Issue.record("\(emptied)"); return }
-        #expect(message == "slot 0/1 no longer holds 'Terminal'")
-        try device.expectError(.press(page: 0, index: 1, button: terminal, phase: .down), .stale)
-        // Without `button`, an empty slot is still `empty`.
-        try device.expectError(.press(page: 0, index: 1, button: nil, phase: .tap), .empty)
-        // Changed since: another button sits there now.
-        try control.expectOK(.setButton(page: 0, index: 1, button: build))
-        try device.expectError(.press(page: 0, index: 1, button: terminal, phase: .tap), .stale)
-        // Nothing ran: the first press event is the one accepted below.
-        try device.expectOK(.press(page: 0, index: 2, button: build, phase: .tap))
-        let first = try control.next { if case .event(.press) = $0 { true } else { false } }
-        guard case .event(.press(0, 2, "Build", .tap, _)) = first else { Issue.record("\(first)"); return }
-        #expect(!host.log.contains("pressed 'Build' at 0/1") && !host.log.contains("pressed 'Terminal'"))
-    }
-
     @Test func openUsesTheOpenerWithTheTargetAsOneArgument() throws {
         let host = try HostProcess(files: ["default.yaml": """
             pages:

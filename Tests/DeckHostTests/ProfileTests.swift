@@ -132,44 +132,6 @@ struct ProfileTests {
         try control.expectError(.snapshots(profile: "ghost"), .notFound)
     }
 
-    /// PROFILE.md §4: a profile with any error is not loaded. Switching to
-    /// one is refused with its problems (as `reload` is), with or without a
-    /// snapshot of it, and nothing changes.
-    @Test func useProfileOfABrokenFileIsRefusedWithItsProblemsAndChangesNothing() throws {
-        let host = try startedHost(["streaming.yaml": streamYAML])
-        let device = try host.device()
-        let control = try host.controlClient()
-        // A snapshot of 'streaming' exists once it has been live.
-        try control.expectOK(.useProfile(name: "streaming"))
-        try control.expectOK(.useProfile(name: "default"))
-        try host.write("streaming.yaml", "pages:\n  - buttons:\n      0: {name: X, acton: {run: \"true\"}}\n      1: {nmae: Y}\n")
-        try host.write("other.yaml", "pages: [\n")
-        try control.expectOK(.reload)
-        let before = try control.status()
-        let welcome = try #require(device.welcome?.revision)
-        for name in ["streaming", "other"] {
-            let reply = try control.request(.useProfile(name: name))
-            guard case let .error(_, .invalid, message, problems) = reply else { Issue.record("\(reply)"); return }
-            #expect(message.hasPrefix("\(name).yaml has ") && message.hasSuffix("the live layout stays"))
-            #expect(!problems.isEmpty && problems.allSatisfy { $0.file == "\(name).yaml" && $0.line > 0 && $0.column > 0 })
-        }
-        let reply = try control.request(.useProfile(name: "streaming"))
-        guard case let .error(_, _, _, problems) = reply else { Issue.record("\(reply)"); return }
-        #expect(problems.map(\.description) == [
-            "streaming.yaml:3:20: unknown key 'acton' in button (expected name, icon, action)",
-            "streaming.yaml:4:10: button needs an action",
-            "streaming.yaml:4:11: unknown key 'nmae' in button (expected name, icon, action)",
-        ])
-        let after = try control.status()
-        #expect(after.profile == "default" && after.revision == before.revision)
-        // No layout went out for the refusals: before the pong, only the two switches'.
-        #expect(try device.request(.ping).type == "pong")
-        let layouts = device.backlog.compactMap { message -> Int? in if case .layout(_, let revision, _, _, _) = message { revision } else { nil } }
-        #expect(layouts == [welcome + 1, welcome + 2])
-        #expect(host.log.contains("refused useProfile from test: invalid: streaming.yaml has problems"))
-        #expect(host.log.contains("streaming.yaml:4:11: unknown key 'nmae'"))
-    }
-
     /// `export` of a profile whose file is broken gives its newest snapshot
     /// (a way to repair the file); with no snapshot there is nothing to
     /// export, and the answer says what is wrong with the file — as

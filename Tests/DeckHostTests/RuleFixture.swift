@@ -40,9 +40,11 @@ enum Rules {
         return HostEnvironment(utcNow: { 1000 }, instantNow: { start }, random: HostRandom(SeededGenerator(seed: seed)))
     }
 
-    static func host(maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes, seed: UInt64 = 7) throws -> HostState {
+    /// The host serving `layout` (``layout()`` when nil), phone, tablet and control client joined.
+    static func host(maxLayoutBytes: Int = DeckConstants.maximumLayoutBytes, seed: UInt64 = 7, layout: DeckLayout? = nil) throws
+        -> HostState {
         var state = HostState(
-            live: try LiveLayout(LiveState(profile: "default", revision: 5, layout: try layout(), source: nil)),
+            live: try LiveLayout(LiveState(profile: "default", revision: 5, layout: try layout ?? Self.layout(), source: nil)),
             commits: CommitScheduler(), auth: DeviceAuth(tokens: TokenStore(), path: "/nonexistent/tokens.json"),
             catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes, layoutsPath: "/layouts",
             environment: environment(seed: seed))
@@ -51,6 +53,23 @@ enum Rules {
             _ = state.handle(.established(id, info, pairedName: nil, isControl: control, id: nil, level: 7, now: 0))
         }
         return state
+    }
+
+    /// Opens and establishes one more client (`level` is its protocol level).
+    static func join(_ host: inout HostState, _ id: ConnectionID, _ info: ClientInfo) {
+        _ = host.handle(.opened(id, peer: info.address))
+        _ = host.handle(.established(id, info, pairedName: nil, isControl: false, id: nil, level: info.protocolLevel, now: 0))
+    }
+
+    /// Every log line the actions carry, as actions or as effects of their commits.
+    static func logLines(_ actions: [HostAction]) -> [String] {
+        actions.flatMap { action -> [String] in
+            switch action {
+            case .log(_, let text): [text]
+            case .commit(let commit): commit.outcome.effects.compactMap { if case .log(_, let text) = $0 { text } else { nil } }
+            default: []
+            }
+        }
     }
 
     static func message(_ request: ClientRequest, id: RequestID? = 1) -> ClientMessage {

@@ -40,9 +40,9 @@ enum HostAction: Equatable {
     /// The plugins follow the committed layout: their buttons, titles, and a
     /// start when one is first needed (the plugin manager knows which plugins).
     case layoutToPlugins(DeckLayout)
-    /// The follow commands follow the committed layout: all of them again
-    /// when `restart`, else only those whose button changed.
-    case layoutToFollows(DeckLayout, restart: Bool)
+    /// A follow command's process or timer, for the `FollowRunner`
+    /// (`spawn`, `terminate`, `kill`, `wake`; never a face or a log line).
+    case follow(FollowMachine.Action)
 }
 
 /// The steps of the host's stop (docs/host.md, "Stopping").
@@ -51,7 +51,7 @@ enum StopStep: Equatable {
     case closeListeners
     /// Stop the layouts folder's watch and the lock probe.
     case stopWatching
-    /// Stop the action runner (running actions are ended) and every follow command (SIGTERM).
+    /// Stop the action runner (running actions are ended).
     case stopActions
     /// Ask every plugin to stop: SIGTERM after `grace`, SIGKILL `killGrace`
     /// later; the shell sends ``HostInput/stopProgress(pluginsStopped:)`` when they are gone.

@@ -7,18 +7,17 @@ extension HostCore {
     func startFollows() {
         let home = getenv("HOME").map { String(cString: $0) }
         let runner = FollowRunner(loop: loop, home: home, events: .init(
-            face: { [weak self] spec, line in self?.handle(.followSaid(spec, line)) },
+            input: { [weak self] input in self?.handle(.follow(input)) },
             log: { [weak self] level, message in self?.perform(HostAction.log(level, message)) }))
         inputs.follows = runner
-        runner.layoutChanged(live.committed.layout, restart: true)
+        handle(.follow(.started))
     }
-
 
     /// Follows that keep exiting at once, as `status` problems of the live
     /// profile's file (line and column 0: the problem is the running
     /// command, not a place in the file).
     var followProblems: [Problem] {
         let file = live.committed.source?.file ?? "profile '\(live.committed.profile)'"
-        return (inputs.follows?.problems ?? []).map { Problem(file: file, line: 0, column: 0, message: $0) }
+        return state.follows.problems.map { Problem(file: file, line: 0, column: 0, message: $0) }
     }
 }

@@ -27,7 +27,6 @@ extension HostCore {
             inputs.probe?.stop()
         case .stopActions:
             services.runner.shutdown()
-            inputs.follows?.stopAll()
         case let .stopPlugins(grace, killGrace):
             inputs.plugins?.shutdown(grace: grace, killGrace: killGrace) { [weak self] in self?.stopProgressed() }
         case .holdReading:

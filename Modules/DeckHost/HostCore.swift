@@ -137,8 +137,8 @@ final class HostCore {
             perform(action)
         case .layoutToPlugins(let layout):
             inputs.plugins?.layoutChanged(layout)
-        case let .layoutToFollows(layout, restart):
-            inputs.follows?.layoutChanged(layout, restart: restart)
+        case .follow(let action):
+            inputs.follows?.perform(action)
         }
     }
 

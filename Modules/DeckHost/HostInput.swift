@@ -46,8 +46,8 @@ enum HostInput {
     case pluginRestarted(ConnectionID, RequestID?, plugin: String, PluginRestart)
     /// A plugin's message, or the plugin manager's news about one.
     case plugin(PluginInput)
-    /// A follow command's line for its button's face.
-    case followSaid(FollowSpec, FollowLine)
+    /// What the follow runner saw: its start, a child's exit or line, a timer.
+    case follow(FollowInput)
     /// A face frame passed (``FaceAction/scheduleFrame``): held faces go out.
     case faceFrame
     /// A state reached the disk and its outcome is being performed (before

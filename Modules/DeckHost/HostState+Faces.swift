@@ -113,7 +113,6 @@ extension HostState {
         }
         actions.append(.layoutToPlugins(state.layout))
         actions += feedFaces(.layoutChanged(state.layout))
-        actions.append(.layoutToFollows(state.layout, restart: old.profile != state.profile || old.source != state.source))
-        return actions
+        return actions + followsFollow(state.layout, restart: old.profile != state.profile || old.source != state.source)
     }
 }

@@ -31,8 +31,9 @@ extension HostState {
     mutating func beginStopping(because reason: String) -> [HostAction] {
         guard shutdown.begin() else { return [] }
         return [.log(.info, "\(reason): stopping"),
-                .stop(.closeListeners), .stop(.stopWatching), .stop(.stopActions),
-                .stop(.stopPlugins(grace: Self.pluginGrace, killGrace: Self.pluginKillGrace)),
+                .stop(.closeListeners), .stop(.stopWatching), .stop(.stopActions)]
+            + stopFollows()
+            + [.stop(.stopPlugins(grace: Self.pluginGrace, killGrace: Self.pluginKillGrace)),
                 .stop(.holdReading), .stop(.releaseCommits), .stop(.checkProgress),
                 .stop(.armDeadline(after: Self.stopDeadline))]
     }

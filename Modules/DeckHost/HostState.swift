@@ -29,6 +29,11 @@ struct HostState {
     var shutdown = Shutdown()
     /// The buttons' live faces (docs/faces.md).
     var faces: FaceTable
+    /// The live layout's `follow` commands (docs/faces.md §6), driven once the runner started.
+    var follows = FollowMachine()
+    var followsRunning = false
+    /// The zero of the follows' clock.
+    let started: ContinuousClock.Instant
     /// Which scan of the layouts folder may go live: a newer save supersedes
     /// a watcher's scan still in progress.
     var reloads = ReloadGenerations()
@@ -63,6 +68,7 @@ struct HostState {
         self.environment = environment
         self.layoutsPath = layoutsPath
         self.faces = FaceTable(layout: live.committed.layout)
+        self.started = environment.instantNow()
     }
 
     /// True from the start of the stop on.
@@ -114,8 +120,8 @@ struct HostState {
             return pluginRestarted(plugin, result, id: id, for: connection)
         case .plugin(let input):
             return plugin(input)
-        case let .followSaid(spec, line):
-            return followSaid(spec, line)
+        case .follow(let input):
+            return follow(input)
         case .faceFrame:
             return feedFaces(.frameTick)
         case let .committed(state, written, holdSlots):

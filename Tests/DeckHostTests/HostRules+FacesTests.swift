@@ -1,6 +1,7 @@
 import DeckModel
 import DeckPluginKit
 import DeckProtocol
+import DeckSnapshots
 import Testing
 @testable import DeckHost
 @testable import DeckTransport
@@ -82,11 +83,53 @@ struct HostRulesFacesTests {
         #expect(host.handle(.plugin(.status(status))) == [.perform(.event(.plugin(status)))])
     }
 
-    @Test func aFollowLineDrivesItsButtonsFace() throws {
+    /// A host whose live layout has a follow on 0/1 (`watch-t`), the runner started.
+    static func following() throws -> (HostState, FollowSpec, [HostAction]) {
         var host = try R.host()
-        let spec = FollowSpec(page: 0, index: 1, name: "Term", command: "tail -f x", cwd: nil)
-        #expect(host.handle(.followSaid(spec, .title("42"))) == Self.shownAtOnce(0, 1, "42"))
+        var layout = host.live.committed.layout
+        try layout.set(page: 0, index: 1, button: DeckButton(name: "Term", action: .run(command: "xterm", follow: "watch-t")))
+        try host.live.commit(host.live.advance(layout: layout, edits: []))
+        let started = host.handle(.follow(.started))
+        return (host, FollowSpec(page: 0, index: 1, name: "Term", command: "watch-t", cwd: nil), started)
+    }
+
+    @Test func theFollowsStartWithTheRunner() throws {
+        let (host, spec, started) = try Self.following()
+        #expect(started == [.follow(.spawn(1, spec))])
+        #expect(host.follows.wanted == 1)
+    }
+
+    @Test func aFollowLineDrivesItsButtonsFace() throws {
+        var (host, _, _) = try Self.following()
+        #expect(host.handle(.follow(.line(1, "title 42"))) == Self.shownAtOnce(0, 1, "42"))
         #expect(host.faces.current.first?.title == "42")
+    }
+
+    @Test func aFollowsExitIsLoggedAndItsRestartWaitsForTheTimer() throws {
+        var (host, spec, _) = try Self.following()
+        let exited = host.handle(.follow(.exited(1, how: "exited with status 1")))
+        #expect(exited.contains(.follow(.wake(1, after: .seconds(1)))))
+        #expect(exited.contains { if case .log = $0 { true } else { false } })
+        #expect(!exited.contains(.follow(.spawn(1, spec))))
+    }
+
+    @Test func theStopTerminatesEveryFollow() throws {
+        var (host, _, _) = try Self.following()
+        let actions = host.handle(.signal(.terminate))
+        #expect(actions.contains(.follow(.terminate(1))))
+        let runner = try #require(actions.firstIndex(of: .stop(.stopActions)))
+        let plugins = try #require(actions.firstIndex { if case .stop(.stopPlugins) = $0 { true } else { false } })
+        #expect(actions.firstIndex(of: .follow(.terminate(1))).map { runner < $0 && $0 < plugins } == true)
+    }
+
+    @Test func anEditElsewhereKeepsAFollowRunningAndAReloadRestartsIt() throws {
+        var (host, _, _) = try Self.following()
+        var edited = host.live.committed.layout
+        try edited.set(page: 0, index: 6, button: R.later)
+        let next = host.live.advance(layout: edited, edits: [])
+        #expect(!host.handle(.committed(next, written: nil, holdSlots: [])).contains { if case .follow = $0 { true } else { false } })
+        let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
+        #expect(host.handle(.committed(reloaded, written: nil, holdSlots: [])).contains(.follow(.terminate(1))))
     }
 
     @Test func anEditsCommitIsFollowedWithoutRestartingTheFollows() throws {
@@ -95,18 +138,16 @@ struct HostRulesFacesTests {
         var edited = state.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(host.handle(.committed(next, written: nil, holdSlots: [])) == [
-            .layoutToPlugins(edited), .layoutToFollows(edited, restart: false),
-        ])
+        #expect(host.handle(.committed(next, written: nil, holdSlots: [])) == [.layoutToPlugins(edited)])
         #expect(host.live.committed == next)
     }
 
-    @Test func anotherProfilesCommitRestartsTheFollows() throws {
+    @Test func anotherProfilesCommitGoesToThePlugins() throws {
         var host = try R.host()
         let layout = try Fixture.layout(["S"])
         let next = host.live.advance(layout: layout, profile: "stream", edits: [])
         let actions = host.handle(.committed(next, written: nil, holdSlots: []))
-        #expect(actions.first == .layoutToPlugins(layout) && actions.last == .layoutToFollows(layout, restart: true))
+        #expect(actions == [.layoutToPlugins(layout)])
         #expect(host.live.committed.profile == "stream")
     }
 

@@ -5,15 +5,17 @@ import DeckTransport
 import Glibc
 
 /// Runs the live layout's `follow` commands on the event loop, performing
-/// what ``FollowMachine`` decides: children started with `/bin/sh -c` in a
-/// process group of their own, their output read line by line without
-/// blocking, their exit seen on a pidfd, timers for restarts and kills.
+/// what ``FollowMachine`` (held by ``HostState``) decides: children started
+/// with `/bin/sh -c` in a process group of their own, their output read line
+/// by line without blocking, their exit seen on a pidfd, timers for restarts
+/// and kills. What it sees goes back to the rules as ``FollowInput``s.
 /// Confined to the loop's thread.
 final class FollowRunner {
     /// What the runner tells the host, on the loop's thread.
     struct Events {
-        /// A line of a follow drives its button's face.
-        var face: (FollowSpec, FollowLine) -> Void
+        /// What it saw of a follow: an exit, a line, a timer.
+        var input: (FollowInput) -> Void
+        /// The runner's own trouble (a pipe it could not watch) and a child's error output.
         var log: (LogLevel, String) -> Void
     }
 
@@ -32,16 +34,13 @@ final class FollowRunner {
     private let loop: EventLoop
     private let events: Events
     private let home: String?
-    private let started = ContinuousClock.now
-    private var machine: FollowMachine
     private var children: [FollowMachine.ID: Child] = [:]
     private var buffer = [UInt8](repeating: 0, count: 8192)
 
-    init(loop: EventLoop, home: String?, policy: FollowMachine.Policy = .init(), events: Events) {
+    init(loop: EventLoop, home: String?, events: Events) {
         self.loop = loop
         self.home = home
         self.events = events
-        machine = FollowMachine(policy: policy)
     }
 
     deinit {
@@ -53,21 +52,6 @@ final class FollowRunner {
         }
     }
 
-    private var now: Duration { ContinuousClock.now - started }
-
-    /// Follows that keep exiting at once, for `status`.
-    var problems: [String] { machine.problems }
-
-    /// The committed layout changed; `restart` when its profile went live again (a reload, a switch).
-    func layoutChanged(_ layout: DeckLayout, restart: Bool) {
-        perform(machine.apply(FollowSpec.all(in: layout), restart: restart, now: now))
-    }
-
-    /// The host stops: SIGTERM to every follow (SIGKILL after the grace, or at ``killNow()``).
-    func stopAll() {
-        perform(machine.stopAll(now: now))
-    }
-
     /// SIGKILL to every child left and a reap (immediate after SIGKILL): for
     /// the very end of the host, so no follow outlives it.
     func killNow() {
@@ -77,21 +61,15 @@ final class FollowRunner {
         }
     }
 
-    private func perform(_ actions: [FollowMachine.Action]) {
-        for action in actions {
-            switch action {
-            case let .spawn(id, spec): spawn(id, spec)
-            case .terminate(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGTERM) }
-            case .kill(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGKILL) }
-            case let .wake(id, delay):
-                loop.schedule(after: delay) { [weak self] in
-                    guard let self else { return }
-                    self.perform(self.machine.timerFired(id, now: self.now))
-                }
-            case let .face(spec, line): events.face(spec, line)
-            case let .log(level, message): events.log(level, message)
-            case .problemsChanged: break // `status` reads ``problems`` when asked
-            }
+    /// Performs one of the machine's actions (faces and log lines are the rules' own).
+    func perform(_ action: FollowMachine.Action) {
+        switch action {
+        case let .spawn(id, spec): spawn(id, spec)
+        case .terminate(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGTERM) }
+        case .kill(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGKILL) }
+        case let .wake(id, delay):
+            loop.schedule(after: delay) { [weak self] in self?.events.input(.timer(id)) }
+        case .face, .log, .problemsChanged: break
         }
     }
 
@@ -101,7 +79,7 @@ final class FollowRunner {
             spawned = try SpawnedChild.spawn(["/bin/sh", "-c", spec.command],
                                              workingDirectory: spec.cwd.map { expandingTilde($0, home: home) })
         } catch {
-            perform(machine.exited(id, how: "could not be started (\(error.reason))", now: now))
+            events.input(.exited(id, how: "could not be started (\(error.reason))"))
             return
         }
         let child = Child(spawned)
@@ -149,7 +127,7 @@ final class FollowRunner {
                 if error {
                     events.log(.debug, "follow \(id) wrote to its error output: \(line.map { String($0.prefix(200)) } ?? "(a long line)")")
                 } else {
-                    perform(machine.line(id, line))
+                    events.input(.line(id, line.map(String.init)))
                 }
             }
             return true
@@ -174,7 +152,7 @@ final class FollowRunner {
         for _ in 0..<16 where read(id, error: false) {}
         _ = Glibc.kill(-child.child.pid, SIGKILL)
         let how = finish(id, child)
-        perform(machine.exited(id, how: how, now: now))
+        events.input(.exited(id, how: how))
     }
 
     /// Reaps the child, closes its descriptors and forgets it; says how it ended.

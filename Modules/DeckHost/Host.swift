@@ -222,9 +222,9 @@ public enum Host {
             // A save seen supersedes a scan in progress at once; its own scan
             // comes once the save settles.
             host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changing: { [weak host] in
-                host?.inputs.reloads.saveSeen()
+                host?.handle(.profilesChanging)
             }, changed: { [weak host] in
-                host?.reload(requestedBy: nil, id: nil)
+                host?.handle(.profilesChanged)
             }, waiting: { [weak host] files in
                 host?.services.logger.debug("the layouts folder is scanned once \(files.joined(separator: ", ")) "
                     + "(still being written) is closed")

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPlugins
 import DeckProtocol
 import DeckTransport
 
@@ -22,9 +23,49 @@ enum HostAction: Equatable {
     case perform(Effect)
     /// Stops reading from a connection for `because` (``ReadGate``).
     case pauseReading(ConnectionID, because: ReadGate.Reason)
-    /// A control request whose rules have not moved into ``HostState`` yet:
-    /// the shell's `HostCore.control` decides it (docs/host.md lists which).
+    /// A control request whose rules had not moved into ``HostState``; every
+    /// request is decided there now, so the rules never return it (kept for
+    /// the tests that name it; the shell answers `unsupported`).
     case control(ConnectionID, ClientMessage)
+    /// A fresh scan of the plugins folders replaces the plugin manager's
+    /// (failed plugins may start again), then the hold slots are relabelled.
+    case applyPlugins(PluginCatalog)
+    /// `restart PLUGIN` for `connection`: the shell asks the plugin manager
+    /// and hands back ``HostInput/pluginRestarted(_:_:plugin:_:)``.
+    case restartPlugin(String, for: ConnectionID, id: RequestID?)
+    /// One step of the stop, in the order the state lists them.
+    case stop(StopStep)
+    /// What the face table decided (never its `refuse`: the rules answer that).
+    case face(FaceAction)
+    /// The plugins follow the committed layout: their buttons, titles, and a
+    /// start when one is first needed (the plugin manager knows which plugins).
+    case layoutToPlugins(DeckLayout)
+    /// A follow command's process or timer, for the `FollowRunner`
+    /// (`spawn`, `terminate`, `kill`, `wake`; never a face or a log line).
+    case follow(FollowMachine.Action)
+}
+
+/// The steps of the host's stop (docs/host.md, "Stopping").
+enum StopStep: Equatable {
+    /// Close every listener: no new connection.
+    case closeListeners
+    /// Stop the layouts folder's watch and the lock probe.
+    case stopWatching
+    /// Stop the action runner (running actions are ended).
+    case stopActions
+    /// Ask every plugin to stop: SIGTERM after `grace`, SIGKILL `killGrace`
+    /// later; the shell sends ``HostInput/stopProgress(pluginsStopped:)`` when they are gone.
+    case stopPlugins(grace: Duration, killGrace: Duration)
+    /// Stop reading from every connection.
+    case holdReading
+    /// Let a batch held for devices go now (``CommitScheduler/release()``).
+    case releaseCommits
+    /// Send ``HostInput/stopProgress(pluginsStopped:)`` now.
+    case checkProgress
+    /// Send ``HostInput/stopDeadline(pluginsStopped:)`` after `after`.
+    case armDeadline(after: Duration)
+    /// Kill what is left of the follows, stop reading signals, stop the loop.
+    case stopLoop
 }
 
 /// One entry for the commit pipeline: the outcome, whether it writes a

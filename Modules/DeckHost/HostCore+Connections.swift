@@ -34,7 +34,7 @@ extension HostCore: ConnectionHandler {
                                 level: access.level, now: UTCTime.now()))
         case .refuseAndClose(let error, _):
             // A failed token or pairing code is counted by DeviceAuth already.
-            services.logger.info("refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)")
+            perform(HostAction.log(.info, "refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)"))
             session.closeReason = error.code.rawValue
             if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
             connection.closeAfterFlush(.refused)
@@ -62,7 +62,8 @@ extension HostCore: ConnectionHandler {
     }
 
     func connectionRejected(from peer: SocketAddress, by listener: Listener) {
-        services.logger.warning("refused a connection from \(peer): already serving \(listener.limits.maxConnections) connections (busy)")
+        perform(HostAction.log(.warning,
+            "refused a connection from \(peer): already serving \(listener.limits.maxConnections) connections (busy)"))
     }
 
     /// Sends `welcome` once the outcomes before it are out, and from then on
@@ -76,8 +77,8 @@ extension HostCore: ConnectionHandler {
             session.receivesBroadcasts = true
             sendTitles(to: id)  // what plugins show now; later changes come as broadcasts
         }
-        services.logger.info("\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
-            + (client.pairedName.map { ", paired as '\($0)'" } ?? ""))
+        perform(HostAction.log(.info, "\(info.name) (\(info.kind), \(info.address)) joined, protocol \(info.protocolLevel)"
+            + (client.pairedName.map { ", paired as '\($0)'" } ?? "")))
         emit(.join(client: info))
     }
 }

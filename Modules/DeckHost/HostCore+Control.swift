@@ -5,23 +5,6 @@ import DeckTransport
 import LockGate
 
 extension HostCore {
-    /// The control requests of PROTOCOL.md §7 whose rules are still here,
-    /// not in ``HostState`` (only control clients get here).
-    func control(_ message: ClientMessage, from session: Session) {
-        let id = message.id
-        switch message.request {
-        case .reload:
-            reload(requestedBy: session, id: id, plugins: true)
-        case .restartPlugin(let plugin):
-            restartPlugin(plugin, id: id, from: session)
-        case let .setFace(page, index, state, title, clear):
-            setFace(page: page, index: index, state: state, title: title, clear: clear, id: id, from: session)
-        default:
-            submit(Outcome(refusal(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: id),
-                                   request: message.kind.rawValue, session: session)), from: session)
-        }
-    }
-
     /// The `status` reply, from the committed state.
     func status() -> HostStatus {
         let clients = state.sessions.values.compactMap(\.info).sorted { ($0.name, $0.address) < ($1.name, $1.address) }

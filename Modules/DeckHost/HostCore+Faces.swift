@@ -5,69 +5,32 @@ import DeckTransport
 import DeckWeb
 
 // The host's side of button faces (docs/faces.md): it feeds the FaceTable
-// and performs what the table decides. No decision is made here.
+// (held by HostState, which feeds it) and performs what it decides. No
+// decision is made here.
 
 extension HostCore {
     /// How long a frame lasts: at most one `buttonFace` per button per frame.
     static let faceFrame: Duration = .milliseconds(16)
 
-    /// Feeds one input to the face table and performs its actions. Returns
-    /// the refusal, if the table refused (for a control client's reply).
-    @discardableResult
-    func feedFaces(_ input: FaceInput) -> (code: ErrorCode, message: String)? {
-        var refusal: (ErrorCode, String)?
-        for action in faces.handle(input) {
-            switch action {
-            case .sendFace(let face):
-                sendFace(face)
-            case let .sendTitle(slot, title):
-                let line = try? OutboundLine(HostMessage.buttonState(page: slot.page, index: slot.index, title: title).line())
-                for session in sessions.values where session.receivesBroadcasts && level(of: session) < 8 {
-                    if let line { session.connection.send(line) }
-                }
-            case .storeImage(let image):
-                faceImages.add(image)
-            case .forgetImage(let hash):
-                faceImages.remove(hash: hash)
-            case .scheduleFrame:
-                _ = loop.schedule(after: Self.faceFrame) { [weak self] in self?.feedFaces(.frameTick) }
-            case let .refuse(code, message):
-                refusal = (code, message)
-                if case .change(_, _, .control) = input {} else { services.logger.warning(message) }
+    /// Performs what the face table decided (its refusals are the rules' to answer).
+    func perform(_ action: FaceAction) {
+        switch action {
+        case .sendFace(let face):
+            sendFace(face)
+        case let .sendTitle(slot, title):
+            let line = try? OutboundLine(HostMessage.buttonState(page: slot.page, index: slot.index, title: title).line())
+            for session in sessions.values where session.receivesBroadcasts && level(of: session) < 8 {
+                if let line { session.connection.send(line) }
             }
+        case .storeImage(let image):
+            faceImages.add(image)
+        case .forgetImage(let hash):
+            faceImages.remove(hash: hash)
+        case .scheduleFrame:
+            _ = loop.schedule(after: Self.faceFrame) { [weak self] in self?.handle(.faceFrame) }
+        case .refuse:
+            break  // HostState.feedFaces turns a refusal into a reply or a log line, never into this action
         }
-        return refusal
-    }
-
-    /// A face message from a plugin, for the buttons its target matched.
-    func pluginFace(_ plugin: String, _ buttons: [PluginButton], _ message: PluginMessage) {
-        let change: FaceChange
-        switch message {
-        case .setState(_, let state): change = .state(state)
-        case .setImage(_, let image): change = .image(image)
-        case .showAlert: change = .flash(.alert)
-        case .showOk: change = .flash(.ok)
-        case .setTitle, .ready, .log, .setStatus: return  // titles come through the plugin manager
-        }
-        for button in buttons {
-            feedFaces(.change(DeckSlot(page: button.page, index: button.index), [change], from: .plugin(plugin)))
-        }
-    }
-
-    /// `setFace` (docs/faces.md §5): `ok`, or the table's refusal as the error.
-    func setFace(page: Int, index: Int, state: String?, title: String?, clear: Bool, id: RequestID?, from session: Session) {
-        let slot = DeckSlot(page: page, index: index)
-        var changes: [FaceChange] = clear ? [.clear] : []
-        if let state { changes.append(.state(state)) }
-        if let title { changes.append(.title(title)) }
-        let who = info(session)?.name ?? "a control client"
-        if let refused = feedFaces(.change(slot, changes, from: .control(who))) {
-            submit(Outcome(refusal(ProtocolError(refused.code, refused.message, id: id), request: "setFace", session: session)),
-                   from: session)
-            return
-        }
-        submit(Outcome([.ok(session.connection.id, id, withRevision: false),
-                        .log(.info, "face of \(slot) set\(byline(session))")]), from: session)
     }
 
     // MARK: Lines

@@ -8,21 +8,21 @@ extension HostCore {
     /// Starts plugin supervision with the manifests found at start; plugins
     /// the live layout uses start now, the others when a button needs them.
     func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
+        // The manager's news, as the rules' inputs.
         let events = PluginManager.Events(
-            log: { [weak self] level, message in self?.services.logger.log(LogLevel(rawValue: level.rawValue) ?? .info, message) },
+            log: { [weak self] level, message in self?.handle(.plugin(.log(LogLevel(rawValue: level.rawValue) ?? .info, message))) },
             titleChanged: { [weak self] page, index, title in
-                // The title is part of the face: the table tells level-7 and level-8 devices each their way.
-                self?.feedFaces(.change(DeckSlot(page: page, index: index), [.title(title)], from: .plugin("")))
+                self?.handle(.plugin(.title(DeckSlot(page: page, index: index), title)))
             },
-            statusChanged: { [weak self] status in self?.emit(.plugin(status)) },
-            faceMessage: { [weak self] plugin, buttons, message in self?.pluginFace(plugin, buttons, message) },
-            processEnded: { [weak self] plugin in self?.feedFaces(.pluginEnded(plugin)) })
+            statusChanged: { [weak self] status in self?.handle(.plugin(.status(status))) },
+            faceMessage: { [weak self] plugin, buttons, message in self?.handle(.plugin(.face(plugin: plugin, buttons, message))) },
+            processEnded: { [weak self] plugin in self?.handle(.plugin(.ended(plugin))) })
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
                                     policy: services.configuration.pluginPolicy, events: events)
         inputs.plugins = manager
         let folders = services.configuration.plugins.joined(separator: ", ")
-        services.logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
+        perform(HostAction.log(.info, "plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))"))
         manager.layoutChanged(live.committed.layout)
         refreshHoldSlots()
     }
@@ -60,9 +60,9 @@ extension HostCore {
 
     /// Applies a fresh scan of the plugins folders (failed plugins may start again).
     func applyPlugins(_ catalog: PluginCatalog) {
-        guard let plugins = inputs.plugins, !stopping else { return }
+        guard let plugins = inputs.plugins else { return }
         plugins.reload(catalog)
-        services.logger.info("reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))")
+        perform(HostAction.log(.info, "reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))"))
         refreshHoldSlots()
     }
 
@@ -74,21 +74,8 @@ extension HostCore {
                 perform(.broadcastLayout)
             }
         } catch {
-            services.logger.error("could not encode the layout of revision \(live.committed.revision): \(error)")
+            perform(HostAction.log(.error, "could not encode the layout of revision \(live.committed.revision): \(error)"))
         }
-    }
-
-    /// `restart PLUGIN`: stops it and starts it again (when the live layout
-    /// uses it); `notFound` for an id no installed plugin has.
-    func restartPlugin(_ plugin: String, id: RequestID?, from session: Session) {
-        guard let plugins = inputs.plugins, plugins.restart(plugin) else {
-            let known = inputs.plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
-            submit(Outcome(refusal(ProtocolError(.notFound, "no plugin '\(plugin)' is installed (installed: \(known))", id: id),
-                                   request: "restart", session: session)), from: session)
-            return
-        }
-        submit(Outcome([.ok(session.connection.id, id, withRevision: false),
-                        .log(.info, "restarted plugin '\(plugin)'\(byline(session))")]), from: session)
     }
 
     /// The titles faces show now, to a client below level 8 that just

@@ -8,7 +8,7 @@ extension HostCore {
     func reportRebase(profile: String, file: String, _ rebase: EditRebase, revision: Int, by: ClientInfo?, log: String) {
         let report = RebaseReport(profile: profile, file: file, rebase: rebase, generation: live.generationBeforeWritten)
         emit(.reload(profile: profile, revision: revision, problems: [], dropped: report.events, by: by))
-        services.logger.info(log + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary))
+        perform(HostAction.log(.info, log + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary)))
         for sentence in report.sentences { note(sentence) }
     }
 }

@@ -38,8 +38,6 @@ final class HostCore {
     /// Actions waiting to be applied: one applied may lead to another input,
     /// whose actions queue behind it instead of running inside it.
     private var queued = ActionQueue()
-    /// The buttons' live faces (docs/faces.md): fed in HostCore+Faces.swift.
-    var faces: FaceTable
     /// The images faces show, which the web listener serves at `/faces/`.
     let faceImages = FaceImageStore()
 
@@ -54,7 +52,6 @@ final class HostCore {
                                catalog: catalog, notices: Notices(start: notices),
                                maxLayoutBytes: services.configuration.maxLayoutBytes,
                                layoutsPath: services.configuration.layouts)
-        self.faces = FaceTable(layout: state.layout)
     }
 
     // The values the rules own, as the shell's code still reads and changes
@@ -67,6 +64,8 @@ final class HostCore {
     var catalog: ProfileCatalog { get { state.catalog } _modify { yield &state.catalog } }
     var notices: Notices { get { state.notices } _modify { yield &state.notices } }
     var shutdown: Shutdown { get { state.shutdown } _modify { yield &state.shutdown } }
+    /// The buttons' live faces (docs/faces.md), which the rules drive.
+    var faces: FaceTable { state.faces }
 
     /// The host as `welcome` and `status` name it.
     var hostInfo: HostInfo { HostInfo(version: Host.version) }
@@ -110,6 +109,7 @@ final class HostCore {
         case .heard(let device):
             heard(from: device)
         case let .log(level, message):
+            // The one place the host writes its log (docs/host.md, "Logging").
             services.logger.log(level, message)
         case let .note(message, level):
             note(message, level: level)
@@ -120,8 +120,25 @@ final class HostCore {
         case let .pauseReading(connection, reason):
             sessions[connection]?.hold(reason)
         case let .control(connection, message):
-            guard let session = sessions[connection] else { return }
-            control(message, from: session)
+            // The rules decide every request now and never ask for this.
+            apply([state.unsupported(message, from: connection)])
+        case .applyPlugins(let catalog):
+            applyPlugins(catalog)
+        case let .restartPlugin(plugin, connection, id):
+            let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin) {
+                .restarted
+            } else {
+                .notInstalled(installed: inputs.plugins?.catalog.manifests.map(\.id) ?? [])
+            }
+            handle(.pluginRestarted(connection, id, plugin: plugin, result))
+        case .stop(let step):
+            perform(step)
+        case .face(let action):
+            perform(action)
+        case .layoutToPlugins(let layout):
+            inputs.plugins?.layoutChanged(layout)
+        case .follow(let action):
+            inputs.follows?.perform(action)
         }
     }
 
@@ -145,6 +162,24 @@ final class HostCore {
         case .listSnapshots(let profile):
             onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
                 DiskResult.listing(Result { () throws(SnapshotError) in try store.list(profile: profile) })
+            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+        case let .scanLayouts(ticket, previous, plugins):
+            // A layouts folder that was replaced where its parent could not be
+            // watched is watched again now, if it is back.
+            inputs.watcher?.rearm()
+            let folder = self.folder
+            let scanPlugins = plugins ? pluginScan : nil
+            // The disk thread's own progress, logged from there: the rules
+            // cannot be asked from another thread (docs/host.md, "Logging").
+            let logger = services.logger
+            onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
+                logger.debug("scan \(ticket.generation) of the layouts folder started")
+                let profiles = Result { () throws(DeckProfilesError) in
+                    try folder.scan(reusing: previous, giveUpWhen: { ticket.superseded }, parsing: { file, bytes in
+                        logger.debug("scan \(ticket.generation) parses \(file) (\(bytes) bytes)")
+                    })
+                }
+                return DiskResult.scanned(LayoutScan(profiles: profiles, plugins: scanPlugins?()))
             }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
         }
     }
@@ -177,7 +212,7 @@ final class HostCore {
             case .perform(let outcome, let receipt):
                 perform(outcome, written: receipt)
             case .writeFailed(let error):
-                services.logger.error("could not save the layout: \(error); the edits waiting for the disk were refused")
+                perform(HostAction.log(.error, "could not save the layout: \(error); the edits waiting for the disk were refused"))
             case let .fail(outcome, error):
                 for failure in outcome.ifWriteFails { perform(failure, error: error) }
             case .rolledBack:
@@ -205,24 +240,16 @@ final class HostCore {
 
     private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
         for notice in commit.notices { note(notice.message, level: .warning) }
-        if let markerFailure { services.logger.warning("could not record the last live profile: \(markerFailure)") }
+        if let markerFailure { perform(HostAction.log(.warning, "could not record the last live profile: \(markerFailure)")) }
         run(commits.batchFinished(receipts: commit.written, failure: commit.failure, now: .now, stopping: stopping))
-        finishStoppingIfReady()
+        stopProgressed()
     }
 
     /// `written`: the generation the outcome's write became on disk, if it had one.
     private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
         if let state = outcome.live {
-            let old = live.committed
-            defer { followsCommitted(from: old, to: state) }
-            do {
-                try live.commit(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? [])
-            } catch {
-                services.logger.error("could not encode the layout of revision \(state.revision): \(error)")
-            }
-            // Plugins follow the committed layout: their buttons, titles, and a start when one is first needed.
-            inputs.plugins?.layoutChanged(state.layout)
-            feedFaces(.layoutChanged(state.layout))
+            // Committed, and followed by the plugins, faces and follows, before its effects.
+            handleInPlace(.committed(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? []))
         }
         for effect in outcome.effects { perform(effect) }
     }
@@ -253,7 +280,7 @@ final class HostCore {
         case .event(let event):
             emit(event)
         case let .log(level, message):
-            services.logger.log(level, message)
+            perform(HostAction.log(level, message))
         case let .rebased(profile, file, rebase, revision, by, log):
             reportRebase(profile: profile, file: file, rebase, revision: revision, by: by, log: log)
         case let .welcome(id, requestID, level):
@@ -319,7 +346,7 @@ final class HostCore {
         do {
             session.connection.send(try OutboundLine(message.line()))
         } catch {
-            services.logger.error("could not encode a \(message.type) message: \(error)")
+            perform(HostAction.log(.error, "could not encode a \(message.type) message: \(error)"))
         }
     }
 
@@ -338,7 +365,7 @@ final class HostCore {
 
     /// Remembers a sentence for `status` and logs it.
     func note(_ notice: String, level: LogLevel = .warning) {
-        services.logger.log(level, notice)
+        perform(HostAction.log(level, notice))
         notices.note(notice)
     }
 

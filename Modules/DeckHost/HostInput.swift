@@ -1,3 +1,4 @@
+import DeckModel
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -29,6 +30,47 @@ enum HostInput {
     case probe(LockProbe.Result)
     /// A disk job the state asked for (``HostAction/disk(_:)``) finished.
     case diskFinished(JobID, DiskResult)
+    /// The first events of a save in the layouts folder (before it settles):
+    /// a watcher's scan in progress may give up.
+    case profilesChanging
+    /// A save in the layouts folder settled: the folder is scanned again.
+    case profilesChanged
+    /// A signal read from the signalfd.
+    case signal(HostSignal)
+    /// How far the stop is: sent by the shell as the plugins or the disk
+    /// finish while stopping (`pluginsStopped`: every plugin process is gone).
+    case stopProgress(pluginsStopped: Bool)
+    /// The stop's deadline passed.
+    case stopDeadline(pluginsStopped: Bool)
+    /// The shell tried `restart PLUGIN` for `connection`.
+    case pluginRestarted(ConnectionID, RequestID?, plugin: String, PluginRestart)
+    /// A plugin's message, or the plugin manager's news about one.
+    case plugin(PluginInput)
+    /// What the follow runner saw: its start, a child's exit or line, a timer.
+    case follow(FollowInput)
+    /// A face frame passed (``FaceAction/scheduleFrame``): held faces go out.
+    case faceFrame
+    /// A state reached the disk and its outcome is being performed (before
+    /// its effects); `holdSlots` are the installed plugins' hold buttons in it.
+    case committed(LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot])
+}
+
+/// The signals the host reads.
+enum HostSignal: Equatable {
+    /// SIGHUP: reload the profiles and the plugins.
+    case hangUp
+    /// SIGINT: stop.
+    case interrupt
+    /// SIGTERM: stop.
+    case terminate
+}
+
+/// What `restart PLUGIN` found.
+enum PluginRestart: Equatable {
+    /// The plugin was stopped (and started again if the live layout uses it).
+    case restarted
+    /// No installed plugin has that id; these are installed.
+    case notInstalled(installed: [String])
 }
 
 /// Names one disk job, so its result finds the request it answers.
@@ -48,6 +90,10 @@ struct DiskJob: Equatable {
         case saveTokens(TokenStore, path: String)
         /// A profile's layout as PROFILE.md §5 resolves it (its file, its newest snapshot, the rebase).
         case resolve(String, ProfileCatalog)
+        /// The layouts folder (reusing what `previous` read of unchanged
+        /// files), and the plugins folders when `plugins`; `ticket` says
+        /// when a newer save supersedes the scan.
+        case scanLayouts(ReloadGenerations.Ticket, previous: ProfileCatalog, plugins: Bool)
     }
 
     let id: JobID
@@ -63,4 +109,5 @@ enum DiskResult {
     case listing(Result<SnapshotListing, SnapshotError>)
     case saved(Result<Void, HostError>)
     case resolution(Result<ProfileResolution?, HostError>)
+    case scanned(LayoutScan)
 }

@@ -3,9 +3,9 @@ import DeckTransport
 
 /// What `Host.start` sets up around the core and stops when the host stops:
 /// the listeners and how devices reach them, the signalfd, the layouts
-/// folder's watch, the lock probe and the plugins. References, and two small
-/// values kept beside them: the ``Reachability`` learnt as the listeners
-/// open, and the ``ReloadGenerations`` of the folder's scans.
+/// folder's watch, the lock probe and the plugins. References, and one small
+/// value kept beside them: the ``Reachability`` learnt as the listeners
+/// open.
 struct HostInputs {
     /// The TCP port, the web listener and the control socket, closed first when the host stops.
     var listeners: [Listener] = []
@@ -15,9 +15,6 @@ struct HostInputs {
     var signals: SignalSource?
     /// The layouts folder's inotify watch (nil when it could not be set up).
     var watcher: ProfileWatcher?
-    /// Which scan of the layouts folder may go live: a newer save supersedes
-    /// a watcher's scan still in progress.
-    var reloads = ReloadGenerations()
     /// `--lock-probe`, when given.
     var probe: LockProbe?
     /// Every plugin (started in `Host.start`, after the listeners).

@@ -65,10 +65,19 @@ extension HostState {
             return [pair(name, id: id, from: connection)]
         case .unpair(let name):
             return [unpair(name, id: id, from: connection)]
-        default:
-            // reload and restart: still decided in HostCore.control.
-            return [.control(connection, message)]
+        case .reload:
+            return [reload(requestedBy: connection, id: id, plugins: true)]
+        case .restartPlugin(let plugin):
+            return [.restartPlugin(plugin, for: connection, id: id)]
+        case let .setFace(page, index, state, title, clear):
+            return setFace(page: page, index: index, state: state, title: title, clear: clear, id: id, from: connection)
         }
+    }
+
+    /// A request the host does not serve: `unsupported`, naming it.
+    func unsupported(_ message: ClientMessage, from connection: ConnectionID) -> HostAction {
+        refused(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: message.id),
+                request: message.kind.rawValue, by: connection)
     }
 
     /// While locked, a gated request is refused (`error locked`, then the

@@ -36,6 +36,8 @@ extension HostState {
             return tokensSaved(saved, name: name, change: change, undo: undo, id: id, to: connection)
         case let (.resolve(name, resolving), .resolution(resolution)):
             return resolved(name, resolution, for: resolving)
+        case let (.reload(requester, id, ticket), .scanned(scan)):
+            return scanned(scan, ticket: ticket, requester: requester, id: id)
         default:
             return [.log(.error, "a disk job's result did not match the request it answers (\(waiting)); nothing was changed")]
         }

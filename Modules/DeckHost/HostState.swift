@@ -27,6 +27,16 @@ struct HostState {
     var notices: Notices
     /// Running, stopping, stopped (and the exit status).
     var shutdown = Shutdown()
+    /// The buttons' live faces (docs/faces.md).
+    var faces: FaceTable
+    /// The live layout's `follow` commands (docs/faces.md §6), driven once the runner started.
+    var follows = FollowMachine()
+    var followsRunning = false
+    /// The zero of the follows' clock.
+    let started: ContinuousClock.Instant
+    /// Which scan of the layouts folder may go live: a newer save supersedes
+    /// a watcher's scan still in progress.
+    var reloads = ReloadGenerations()
     /// The largest layout JSON an edit may make (`--max-message`'s sibling, HostConfiguration).
     let maxLayoutBytes: Int
     /// The layouts folder, which problems are named relative to.
@@ -44,6 +54,7 @@ struct HostState {
         case snapshots(ConnectionID, RequestID?, profile: String, known: Bool)
         case tokens(ConnectionID, RequestID?, name: String, TokensChange, undo: DeviceAuth.Undo)
         case resolve(String, Resolving)
+        case reload(ConnectionID?, RequestID?, ReloadGenerations.Ticket)
     }
 
     init(live: LiveLayout, commits: CommitScheduler<Outcome>, auth: DeviceAuth, catalog: ProfileCatalog, notices: Notices,
@@ -56,6 +67,8 @@ struct HostState {
         self.maxLayoutBytes = maxLayoutBytes
         self.environment = environment
         self.layoutsPath = layoutsPath
+        self.faces = FaceTable(layout: live.committed.layout)
+        self.started = environment.instantNow()
     }
 
     /// True from the start of the stop on.
@@ -89,6 +102,30 @@ struct HostState {
         case let .diskFinished(job, result):
             guard let waiting = waiting.removeValue(forKey: job) else { return [] }
             return diskFinished(waiting, result)
+        case .profilesChanging:
+            reloads.saveSeen()
+            return []
+        case .profilesChanged:
+            return stopping ? [] : [reload(requestedBy: nil, id: nil, plugins: false)]
+        case .signal(let signal):
+            return received(signal)
+        case .stopProgress(let pluginsStopped):
+            return shutdown.finishIfReady(pipelineEmpty: commits.isEmpty, pluginsStopped: pluginsStopped) ? [.stop(.stopLoop)] : []
+        case .stopDeadline(let pluginsStopped):
+            guard let warnings = shutdown.deadlinePassed(pipelineEmpty: commits.isEmpty, pluginsStopped: pluginsStopped) else {
+                return []
+            }
+            return warnings.map { .log(.warning, $0) } + [.stop(.stopLoop)]
+        case let .pluginRestarted(connection, id, plugin, result):
+            return pluginRestarted(plugin, result, id: id, for: connection)
+        case .plugin(let input):
+            return plugin(input)
+        case .follow(let input):
+            return follow(input)
+        case .faceFrame:
+            return feedFaces(.frameTick)
+        case let .committed(state, written, holdSlots):
+            return committed(state, written: written, holdSlots: holdSlots)
         }
     }
 

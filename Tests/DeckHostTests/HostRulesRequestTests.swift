@@ -87,13 +87,6 @@ struct HostRulesRequestTests {
         #expect(host.pairedDevices().first?.connected == false)
     }
 
-    @Test(arguments: [ClientRequest.reload, .restartPlugin(id: "talk")])
-    func requestsWhoseRulesAreStillInTheShellAreHandedToIt(_ request: ClientRequest) throws {
-        var host = try R.host()
-        let message = R.message(request)
-        #expect(host.handle(.request(R.control, message)) == [.control(R.control, message)])
-    }
-
     @Test func aMalformedLineIsRefusedWithItsTypeAndNoLayout() throws {
         var host = try R.host()
         let error = ProtocolError(.malformed, "press: 'page' must be an integer", id: 2, type: "press")

@@ -1,0 +1,118 @@
+import DeckModel
+import DeckPluginKit
+import DeckPlugins
+import DeckProtocol
+import DeckSnapshots
+import DeckTransport
+
+/// What a plugin said, as the plugin manager reports it on the loop.
+enum PluginInput: Equatable {
+    /// A `log` message (or the manager's own line about a plugin).
+    case log(LogLevel, String)
+    /// A button's title changed (the manager matched the plugin's `setTitle` to buttons).
+    case title(DeckSlot, String?)
+    /// A plugin's status changed (`setStatus`, a start, an exit).
+    case status(PluginStatus)
+    /// `setState`, `setImage`, `showAlert` or `showOk`, for the buttons its target matched.
+    case face(plugin: String, [PluginButton], PluginMessage)
+    /// A plugin's process ended: the faces it set fall back.
+    case ended(String)
+}
+
+extension HostState {
+    /// Feeds the face table and turns what it decided into actions; a
+    /// refusal is logged (a control client's is its reply instead: `refused`).
+    mutating func feedFaces(_ input: FaceInput, refused: inout (code: ErrorCode, message: String)?) -> [HostAction] {
+        var actions: [HostAction] = []
+        for action in faces.handle(input) {
+            guard case let .refuse(code, message) = action else {
+                actions.append(.face(action))
+                continue
+            }
+            refused = (code, message)
+            if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
+        }
+        return actions
+    }
+
+    /// Feeds the face table an input no client waits on.
+    mutating func feedFaces(_ input: FaceInput) -> [HostAction] {
+        var refused: (code: ErrorCode, message: String)?
+        return feedFaces(input, refused: &refused)
+    }
+
+    /// `setFace` (docs/faces.md §5): `ok`, or the table's refusal as the error.
+    mutating func setFace(page: Int, index: Int, state: String?, title: String?, clear: Bool, id: RequestID?,
+                          from connection: ConnectionID) -> [HostAction] {
+        let slot = DeckSlot(page: page, index: index)
+        var changes: [FaceChange] = clear ? [.clear] : []
+        if let state { changes.append(.state(state)) }
+        if let title { changes.append(.title(title)) }
+        let who = sessions[connection]?.info?.name ?? "a control client"
+        var refusal: (code: ErrorCode, message: String)?
+        let actions = feedFaces(.change(slot, changes, from: .control(who)), refused: &refusal)
+        if let refusal {
+            return actions + [refused(ProtocolError(refusal.code, refusal.message, id: id), request: "setFace", by: connection)]
+        }
+        return actions + [.commit(Commit(Outcome([.ok(connection, id, withRevision: false),
+                                                  .log(.info, "face of \(slot) set\(byline(connection))")]),
+                                         sender: connection))]
+    }
+
+    /// A plugin's message or the manager's news about it.
+    mutating func plugin(_ input: PluginInput) -> [HostAction] {
+        switch input {
+        case let .log(level, message):
+            return [.log(level, message)]
+        case let .title(slot, title):
+            // The title is part of the face: the table tells level-7 and level-8 devices each their way.
+            return feedFaces(.change(slot, [.title(title)], from: .plugin("")))
+        case .status(let status):
+            return [.perform(.event(.plugin(status)))]
+        case let .face(plugin, buttons, message):
+            let change: FaceChange
+            switch message {
+            case .setState(_, let state): change = .state(state)
+            case .setImage(_, let image): change = .image(image)
+            case .showAlert: change = .flash(.alert)
+            case .showOk: change = .flash(.ok)
+            case .setTitle, .ready, .log, .setStatus: return []  // titles come through the plugin manager
+            }
+            return buttons.flatMap { button in
+                feedFaces(.change(DeckSlot(page: button.page, index: button.index), [change], from: .plugin(plugin)))
+            }
+        case .ended(let plugin):
+            return feedFaces(.pluginEnded(plugin))
+        }
+    }
+
+    /// A follow's line for its button's face (the face table decides; an
+    /// unknown state id is refused there with a log line).
+    mutating func followSaid(_ spec: FollowSpec, _ line: FollowLine) -> [HostAction] {
+        let change: FaceChange = switch line {
+        case .state(let id): .state(id)
+        case .title(let title): .title(title)
+        case .alert: .flash(.alert)
+        case .ok: .flash(.ok)
+        }
+        return feedFaces(.change(DeckSlot(page: spec.page, index: spec.index), [change], from: .follow(spec.command)))
+    }
+
+    /// A state reached the disk and is performed: it becomes `committed`
+    /// (its lines encoded once, with the plugins' hold slots), then the
+    /// plugins, the faces and the follow commands follow the new layout —
+    /// all of them (a new `source` or profile: the profile went live again)
+    /// or, after an edit, only the follows whose button changed.
+    mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot]) -> [HostAction] {
+        let old = live.committed
+        var actions: [HostAction] = []
+        do {
+            try live.commit(state, written: written, holdSlots: holdSlots)
+        } catch {
+            actions.append(.log(.error, "could not encode the layout of revision \(state.revision): \(error)"))
+        }
+        actions.append(.layoutToPlugins(state.layout))
+        actions += feedFaces(.layoutChanged(state.layout))
+        return actions + followsFollow(state.layout, restart: old.profile != state.profile || old.source != state.source)
+    }
+}

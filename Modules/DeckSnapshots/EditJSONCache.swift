@@ -5,7 +5,7 @@ import DeckModel
 ///
 /// Why: every generation carries all the edits since the file was loaded (up
 /// to ``EditRebase/foldingThreshold``), each with both sides of its slots, so
-/// they are most of a document (13.8 KB of edits beside a 1.9 KB layout in
+/// they are most of a document (13.8 KB around a 1.9 KB layout in
 /// the edit bench), and encoding them again on every edit was a quarter of
 /// deckd's instructions per edit (docs/performance.md, issue 28). A new
 /// generation's edits are the last one's plus its own, so all but one are

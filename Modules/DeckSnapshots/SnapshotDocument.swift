@@ -68,8 +68,10 @@ enum SnapshotDocument {
     /// The document's JSON bytes: the header fields, then the layout (copied
     /// from `encoded` when that is its encoding). A number JSON cannot hold
     /// is an error, never a silent `null` in a file the host resumes from.
+    /// `cache` holds the JSON of the edits the last document of this profile
+    /// carried (``EditJSONCache``).
     static func encode(_ header: SnapshotHeader, layout: DeckLayout, edits: [DeckEdit] = [],
-                       reusing encoded: EncodedLayout? = nil) throws(SnapshotError) -> [UInt8] {
+                       reusing encoded: EncodedLayout? = nil, cache: inout EditJSONCache) throws(SnapshotError) -> [UInt8] {
         var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout)))
         json.beginObject()
         json.field("format", format)
@@ -92,10 +94,18 @@ enum SnapshotDocument {
         // After the layout, so that a listing, which inflates only the
         // header, never reads them; always written (`[]` too), so that a
         // reader tells "no edits" from a snapshot older than them.
-        json.field("edits", edits) { $0.write($1) }
+        json.key("edits")
+        cache.write(edits, to: &json)
         json.endObject()
         if let number = json.nonFiniteNumber { throw .encoding("\(number) cannot be written as JSON") }
         return json.line()
+    }
+
+    /// The same without a cache (every edit encoded).
+    static func encode(_ header: SnapshotHeader, layout: DeckLayout, edits: [DeckEdit] = [],
+                       reusing encoded: EncodedLayout? = nil) throws(SnapshotError) -> [UInt8] {
+        var cache = EditJSONCache()
+        return try encode(header, layout: layout, edits: edits, reusing: encoded, cache: &cache)
     }
 
     /// Reads a whole document and checks it belongs where it was found.

@@ -84,7 +84,15 @@ extension SnapshotStore {
                                       newest: scan.records.last.map { ($0.generation, JournalLocation(
                                           segment: segment.name, offset: $0.offset, length: $0.length)) })
         }
-        if let current { state.journals[folder] = current } else if journal != nil { state.needsSegment.insert(folder) }
+        if let current {
+            state.journals[folder] = current
+        } else if journal != nil, history.highest > 0 {
+            // Only a folder with a generation gets a segment: one looked up and
+            // never written (a profile resolved by name) has nothing to append
+            // after, and may not even exist; its first write is a file, after
+            // which the commit asks for a segment.
+            state.needsSegment.insert(folder)
+        }
     }
 
     /// A segment to scan through a window, and whether it is a regular file (a

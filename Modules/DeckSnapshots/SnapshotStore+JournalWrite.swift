@@ -70,9 +70,15 @@ extension SnapshotStore {
     public func maintain() {
         guard let settings = journal else { return }
         state.withLock { state in
-            for folder in state.needsSegment.sorted() {
-                guard let history = state.histories[folder] else { continue }
-                if startSegment(folder, base: history.highest, state: &state) { state.needsSegment.remove(folder) }
+            // One attempt per folder and file commit: a folder whose start
+            // failed keeps writing files, and its next file commit asks again
+            // (retrying after every commit of *any* folder cost each edit a
+            // failed create and a warning: docs/performance.md, issue 28).
+            let waiting = state.needsSegment.sorted()
+            state.needsSegment.removeAll()
+            for folder in waiting {
+                guard let history = state.histories[folder], history.highest > 0 else { continue }
+                startSegment(folder, base: history.highest, state: &state)
             }
             for (folder, appender) in state.journals.sorted(by: { $0.key < $1.key })
             where appender.records >= settings.recordsPerSegment || appender.end >= settings.bytesPerSegment {

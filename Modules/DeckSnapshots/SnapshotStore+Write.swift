@@ -165,8 +165,12 @@ extension SnapshotStore {
             let header = SnapshotHeader(
                 profile: entry.profile, generation: generation, revision: entry.revision,
                 time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
-            let gzip = try state.deflater.gzip(SnapshotDocument.encode(header, layout: entry.layout, edits: entry.edits,
-                                                                        reusing: entry.encodedLayout))
+            let document = try SnapshotDocument.encode(header, layout: entry.layout, edits: entry.edits,
+                                                       reusing: entry.encodedLayout, cache: &state.editJSON[folder, default: EditJSONCache()])
+            // A folder with an open segment gets it as a record (or, should the
+            // batch fall back to files, as a file of the faster level: still gzip).
+            let deflater = journal != nil && state.journals[folder] != nil ? state.recordDeflater : state.deflater
+            let gzip = try deflater.gzip(document)
             let name = Self.fileName(generation: generation)
             files.append(PendingFile(folder: folder, header: header, finalName: name,
                                      finalPath: filePath(folder, name: name), gzip: gzip))

@@ -177,6 +177,8 @@ struct StoreState: Sendable {
     var existingFolders: Set<String> = []
     /// The deflate stream every write reuses (see ``GzipDeflater``).
     let deflater = GzipDeflater()
+    /// The same for journal records, at ``ZlibCodec/recordLevel``.
+    let recordDeflater = GzipDeflater(level: ZlibCodec.recordLevel)
     /// Per profile folder, the journal segment appends go to.
     var journals: [String: JournalAppender] = [:]
     /// Folders whose newest generation went to a file because no segment was
@@ -184,6 +186,8 @@ struct StoreState: Sendable {
     var needsSegment: Set<String> = []
     /// Checkpoint or segment failures, for the next commit's notices.
     var maintenanceNotices: [SnapshotNotice] = []
+    /// Per profile folder, the JSON of the edits its last written document carried.
+    var editJSON: [String: EditJSONCache] = [:]
 }
 
 /// The generation numbers present in one profile folder.

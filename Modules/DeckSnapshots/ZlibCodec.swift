@@ -17,6 +17,11 @@ enum ZlibCodec {
     /// zlib level 6: on layout JSON it makes files about a third smaller than
     /// level 1 for a few milliseconds more on a 12,000-button layout (docs/snapshots.md).
     static let level: Int32 = 6
+    /// zlib level 1 for journal records: a record is compressed while its
+    /// edit waits for its `ok`, and level 6 took twice the instructions of
+    /// level 1 (750 K against 390 K for a 13.8 KB document) for records a
+    /// quarter smaller (992 against 1,238 bytes): docs/performance.md, issue 28.
+    static let recordLevel: Int32 = 1
 
     /// zlib's CRC-32, the one gzip and PROFILE.md's `source.crc32` use.
     static func crc32(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {

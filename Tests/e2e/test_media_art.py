@@ -8,6 +8,7 @@ messages, server lines and log lines, never on a guess. A trusted https fetch ne
 CA in the system's store, which an offline test cannot have: that path is libcurl's own verification,
 tested here only by its refusal."""
 import hashlib
+import time
 import queue
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LineClient
-from test_media import STATES, StandIn, bus, media_host, pytestmark, wait_log  # noqa: F401 (fixtures, marks)
+from test_media import STATES, PluginPipe, StandIn, bus, media_host, pytestmark, wait_log  # noqa: F401 (fixtures, marks)
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "media"))
@@ -152,3 +153,23 @@ def test_art_over_the_bound_and_an_untrusted_certificate_show_no_image_and_say_w
     finally:
         player.stop()
         tls.stop()
+
+
+def test_a_fetch_in_flight_never_holds_up_presses_or_shutdown(bindir, bus, server):
+    """The art server stalls mid-body: the plugin still answers a press at once and ends on `shutdown`
+    well within the 2 s the host gives it (the fetch thread is woken and joined, the transfer dropped)."""
+    player = StandIn(bus, "org.mpris.MediaPlayer2.web")
+    plugin = PluginPipe(bindir, bus, [("play-pause", {})])
+    try:
+        player.set(PlaybackStatus="Paused", Metadata={"xesam:title": "Stalled", "mpris:artUrl": server.url("/slow")})
+        server.wait_line("request /slow")
+        plugin.press(0)
+        assert player.next_call() == "call PlayPause"
+        plugin.state(0, "playing")
+        started = time.time()
+        plugin.stop()
+        assert time.time() - started < 2, "the plugin took 2 s or more to end with a fetch in flight"
+    finally:
+        if plugin.proc.poll() is None:
+            plugin.proc.kill()
+        player.stop()

@@ -57,6 +57,10 @@ final class ArtFetchLoop {
             completion(url, .failure(error))
             return
         }
+        if let failure = transfer.setupFailure {
+            completion(url, .failure(failure))
+            return
+        }
         guard curl_multi_add_handle(multi, transfer.handle) == CURLM_OK else {
             completion(url, .failure(MediaError("fetching art at \(ArtSource.shown(url)) could not start (curl_multi_add_handle)")))
             return

@@ -10,6 +10,8 @@ final class ArtTransfer {
     private var body: [UInt8] = []
     private var overBound = false
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    /// Why the handle could not be set up (an option libcurl refused); the transfer is then not started.
+    private(set) var setupFailure: MediaError?
 
     init(url: String, limits: ArtFetcher.Limits) throws(MediaError) {
         guard let handle = curl_easy_init() else {
@@ -46,10 +48,9 @@ final class ArtTransfer {
             deck_curl_set_write(handle, write),
             deck_curl_set_pointer(handle, CURLOPT_WRITEDATA, context),
         ]
+        // Kept rather than thrown: self is whole by now, and deinit is what cleans up.
         if let failed = settings.first(where: { $0 != CURLE_OK }) {
-            curl_easy_cleanup(handle)
-            errorText.deallocate()
-            throw MediaError("fetching art at \(ArtSource.shown(url)) could not start: \(String(cString: curl_easy_strerror(failed)))")
+            setupFailure = MediaError("fetching art at \(ArtSource.shown(url)) could not start: \(String(cString: curl_easy_strerror(failed)))")
         }
     }
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import LineClient
-from test_media import STATES, PluginPipe, StandIn, bus, media_host, pytestmark, wait_log  # noqa: F401 (fixtures, marks)
+from test_media import (STATES, PluginPipe, StandIn, bus, media_host, plugin_pid, pytestmark, rss_kib,  # noqa: F401
+                        wait_log)  # (bus: a fixture; pytestmark: the same skip as test_media's)
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "media"))
@@ -138,6 +139,7 @@ def test_art_over_the_bound_and_an_untrusted_certificate_show_no_image_and_say_w
         host, face = art_host(deck, bindir, tmp_root, bus)
         player.set(PlaybackStatus="Playing", Metadata={"xesam:title": "Fine", "mpris:artUrl": server.url("/art/fine.png")})
         face(lambda f: f.get("title") == "Fine" and image_hash(f) == sha("fine"))
+        before = rss_kib(plugin_pid(host))  # libcurl and OpenSSL are loaded by now
         big = server.url("/huge-chunked")
         player.set(Metadata={"xesam:title": "Big", "mpris:artUrl": big})
         face(lambda f: f.get("title") == "Big" and f.get("image") is None)
@@ -149,6 +151,8 @@ def test_art_over_the_bound_and_an_untrusted_certificate_show_no_image_and_say_w
         wait_log(host, "art at " + untrusted.replace(".", r"\.") + r" was refused: the server's certificate is not "
                  r"trusted by the system's CA store \(SSL certificate problem: self-signed certificate\)")
         assert sha("secret") not in [image_hash(f) for f in face.seen]
+        after = rss_kib(plugin_pid(host))
+        assert after - before < 16 * 1024, (before, after)  # 50 MB offered, at most 256 KiB kept
         assert host.proc.poll() is None
     finally:
         player.stop()

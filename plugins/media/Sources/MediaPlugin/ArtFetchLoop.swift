@@ -15,7 +15,7 @@ final class ArtFetchLoop {
     private var transfers: [String: ArtTransfer] = [:]
 
     /// libcurl's global state, set up once for the process before the first handle (curl_global_init is not safe to race).
-    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_SSL | CURL_GLOBAL_WIN32)) == CURLE_OK
+    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     init?(mailbox: Mailbox<ArtAsk>, limits: ArtFetcher.Limits, completion: @escaping ArtFetcher.Completion) {
         guard Self.started, let multi = curl_multi_init() else { return nil }

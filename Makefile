@@ -14,6 +14,8 @@ APT_PACKAGES += chromium fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji n
 # The media plugin (plugins/media): sd-bus (libsystemd-dev); its tests start a private dbus-daemon and a real
 # mpv with Debian's MPRIS script on an ffmpeg-made file, and a stand-in player in Debian's python3 with python3-dbus.
 APT_PACKAGES += libsystemd-dev dbus-daemon mpv mpv-mpris ffmpeg python3-dbus python3-gi
+# The media plugin's http(s) album art: libcurl (OpenSSL flavour) and the system's CA store it verifies https against.
+APT_PACKAGES += libcurl4-openssl-dev ca-certificates
 # The keys plugin: XTest and Xlib, xkbcommon's keysym names; its X11 tests run Xvfb, setxkbmap and an xcb/xkbcommon-x11 client built with gcc.
 APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev libxcb-xkb-dev libxcb1-dev xvfb x11-xkb-utils gcc
 # The sound plugin: libpulse to build it; pulseaudio and pactl/pacat/pacmd (pulseaudio-utils) for its tests with a real server.

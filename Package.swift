@@ -81,7 +81,7 @@ let package = Package(
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
         // HTTP/1.1 for the web app's files and the WebSocket device protocol (WEB.md), on DeckTransport's loop; icons.
-        .target(name: "DeckWeb", dependencies: ["DeckTransport", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
+        .target(name: "DeckWeb", dependencies: ["DeckTransport", "DeckModel", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
                 path: "Modules/DeckWeb", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
@@ -207,13 +207,16 @@ let package = Package(
                     path: "Tests/DeckWebTests", swiftSettings: strict),
         // MARK: plugin media
         // MPRIS over sd-bus (docs/plugins.md, "media"): the logic a test reaches, a thin main, its tests.
-        .target(name: "MediaPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CSDBus"],
+        .target(name: "MediaPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CSDBus", "CCurl"],
                 path: "plugins/media/Sources/MediaPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-media", dependencies: ["MediaPlugin"],
                           path: "plugins/media/Sources/deck-plugin-media", swiftSettings: strict),
         .testTarget(name: "MediaPluginTests",
-                    dependencies: ["MediaPlugin", "DeckPluginKit", "DeckModel", "deck-plugin-media"],
+                    dependencies: ["MediaPlugin", "DeckPluginKit", "DeckModel", "deck-plugin-media", "DeckTestSupport"],
                     path: "Tests/MediaPluginTests", swiftSettings: strict),
+        // libcurl for the media plugin's http(s) album art (the OpenSSL flavour, like COpenSSL).
+        .systemLibrary(name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .testTarget(name: "DeckTransportTests", dependencies: ["DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckTransportTests", swiftSettings: strict),

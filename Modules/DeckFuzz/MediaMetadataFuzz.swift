@@ -4,7 +4,9 @@ import MediaPlugin
 /// Property of the media plugin's metadata path (plugins/media): whatever a
 /// player puts in `PlaybackStatus` and `Metadata`, the plugin's machine
 /// neither traps nor shows anything but a known state and a short, clean
-/// title, and its log lines stay bounded per player.
+/// title, and its log lines stay bounded per player; and the art machine
+/// (``ArtState``, fed every face's `mpris:artUrl`) reads only `file:` URLs
+/// and fetches only `http:`/`https:` ones.
 ///
 /// The bytes are a small program building the values (a tag byte, then the
 /// value's parts), so the fuzzer reaches nested dictionaries, wrong types,
@@ -22,6 +24,7 @@ enum MediaMetadataFuzz {
                                                 settings: ["player": .string("fuzz"), "seconds": .int(5)])]))
         _ = state.handle(.connected)
         _ = state.handle(.owner(name: player, owner: ":1.1"))
+        var art = ArtState()
         var logs = 0
         var round = 0
         while !input.isEmpty, round < 16 {
@@ -44,12 +47,28 @@ enum MediaMetadataFuzz {
                         try require(!title.unicodeScalars.contains { $0.properties.generalCategory == .control },
                                     "a title with a control character is shown: \(title.debugDescription)")
                     }
+                    try checkArt(art.show(face.art, at: .init(page: 0, index: 0)))
                 case .log: logs += 1
                 default: break
                 }
             }
         }
         try require(logs <= 40, "\(logs) log lines for one player's metadata: each problem is to be logged once")
+    }
+
+    /// What the art machine asks for a player's URL: a read of a `file:` URL, a fetch of an http(s) one, nothing else.
+    static func checkArt(_ actions: [ArtState.Action]) throws(FuzzFinding) {
+        for action in actions {
+            switch action {
+            case .read(let url):
+                try require(url.lowercased().hasPrefix("file://"), "art at \(url.debugDescription) is read as a file")
+            case .fetch(let url):
+                let lower = url.lowercased()
+                try require(lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+                            "art at \(url.debugDescription) is fetched over the network")
+            case .cancel, .image, .log: break
+            }
+        }
     }
 
     /// One value of the program: a tag byte, then its parts.

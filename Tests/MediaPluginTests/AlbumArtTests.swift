@@ -2,7 +2,7 @@ import Foundation
 @testable import MediaPlugin
 import Testing
 
-/// `mpris:artUrl` to image bytes: file: only, bounded, sniffed.
+/// `mpris:artUrl` to image bytes for file: URLs: bounded, sniffed.
 @Suite struct AlbumArtTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]
 
@@ -36,8 +36,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://example.invalid/a.png", "art at https://example.invalid/a.png is not fetched: the media plugin reads file: art only (no HTTP client)"),
-        ("data:image/png;base64,AAAA", "art URL data:image/png;base64,AAAA is not a file: URL"),
+        ("https://example.invalid/a.png", "art at https://example.invalid/a.png is fetched over the network, not read as a file"),
+        ("data:image/png;base64,AAAA", "art URL data:image/png;base64,AAAA is not a file:, http: or https: URL"),
         ("file://elsewhere/a.png", "art URL file://elsewhere/a.png names another host"),
         ("file:///a%2", "art URL file:///a%2 has a bad %-escape"),
         ("file:///a%00b", "art URL file:///a%00b has a bad %-escape"),

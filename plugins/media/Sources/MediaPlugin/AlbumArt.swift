@@ -1,37 +1,26 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DeckModel
 
 /// Album art for a button: `mpris:artUrl` turned into image bytes the host
 /// takes (PNG, JPEG or SVG, at most ``AlbumArt/maximumBytes``).
 ///
-/// Only `file:` URLs are read. `http:` and `https:` are refused with a
-/// clear error: this plugin has no HTTP client (docs/plugins.md says so).
+/// `file:` art is read here, on the bus thread (a regular file of at most
+/// 256 KiB, opened without blocking); `http:` and `https:` art is fetched by
+/// ``ArtFetcher`` on a thread of its own. ``ArtSource`` says which.
 package enum AlbumArt {
     /// The largest image a button face takes (docs/faces.md §3).
     package static let maximumBytes = 256 << 10
 
-    /// The image at `url`, or why there is none.
+    /// The image at a `file:` URL, or why there is none (an http(s) URL is
+    /// refused here: ``ArtFetcher`` fetches those).
     package static func load(_ url: String) -> Result<[UInt8], MediaError> {
-        let lower = url.lowercased()
-        if lower.hasPrefix("http:") || lower.hasPrefix("https:") {
-            return .failure(MediaError("art at \(url.prefix(120)) is not fetched: the media plugin reads file: art only (no HTTP client)"))
+        switch Result(catching: { () throws(MediaError) in try ArtSource(url) }) {
+        case .success(.file(let path)): readFile(path: path)
+        case .success(.remote): .failure(MediaError("art at \(ArtSource.shown(url)) is fetched over the network, not read as a file"))
+        case .failure(let error): .failure(error)
         }
-        guard lower.hasPrefix("file://") else {
-            return .failure(MediaError("art URL \(url.prefix(120)) is not a file: URL"))
-        }
-        var rest = Substring(url.dropFirst("file://".count))
-        if !rest.hasPrefix("/") {
-            // file://host/path: only this machine's files.
-            guard let slash = rest.firstIndex(of: "/"), rest[..<slash] == "localhost" else {
-                return .failure(MediaError("art URL \(url.prefix(120)) names another host"))
-            }
-            rest = rest[slash...]
-        }
-        guard let path = percentDecoded(rest) else {
-            return .failure(MediaError("art URL \(url.prefix(120)) has a bad %-escape"))
-        }
-        return readFile(path: path)
     }
 
     /// Reads a regular file of at most ``maximumBytes``; a bigger one is refused before a byte of it is read.
@@ -67,12 +56,9 @@ package enum AlbumArt {
         return .success(bytes)
     }
 
-    /// The signatures the host sniffs: PNG, JPEG, and an XML document with an `<svg` in its first KiB.
+    /// The host's own rule (``ImageSignature``): PNG, JPEG, or an XML document whose root element is `svg`.
     package static func isImage(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) { return true }
-        if bytes.starts(with: [0xff, 0xd8, 0xff]) { return true }
-        let head = String(decoding: bytes.prefix(1024), as: UTF8.self)
-        return head.contains("<svg")
+        ImageSignature.sniff(bytes) != nil
     }
 
     static func percentDecoded(_ text: Substring) -> String? {

@@ -4,23 +4,42 @@ import Glibc
 import DeckPluginKit
 import Synchronization
 
-/// Hands the host's events from the plugin's main thread to its bus thread:
-/// a locked queue, and a pipe whose read end the bus thread polls so a
-/// press wakes it at once.
-final class MediaInbox: Sendable {
+/// One thing for the bus thread.
+enum MediaInboxItem: Sendable {
+    /// A line from the host.
+    case host(PluginEvent)
+    /// What fetching an art URL gave (``ArtFetcher``).
+    case art(url: String, result: Result<[UInt8], MediaError>)
+}
+
+/// Hands the host's events from the plugin's main thread, and fetched art
+/// from the fetch thread, to its bus thread.
+typealias MediaInbox = Mailbox<MediaInboxItem>
+
+extension Mailbox where Item == MediaInboxItem {
+    /// Queues a host event for the bus thread.
+    func post(_ event: PluginEvent) {
+        post(.host(event))
+    }
+}
+
+/// Items for a thread that waits in `poll`: a locked queue, and a pipe whose
+/// read end the thread polls, so a post wakes it at once.
+final class Mailbox<Item: Sendable>: Sendable {
     private struct Queue {
-        var events: [PluginEvent] = []
+        var items: [Item] = []
         var stopped = false
     }
 
     private let queue = Mutex(Queue())
-    /// The bus thread polls this; one byte is written per post.
+    /// The thread polls this; one byte is written per post.
     let wakeDescriptor: Int32
     private let postDescriptor: Int32
 
-    init() throws(MediaError) {
+    /// `owner` names the thread in the error when the pipe cannot be made.
+    init(for owner: String) throws(MediaError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw MediaError("making the bus thread's wake-up pipe", code: -errno) }
+        guard pipe(&ends) == 0 else { throw MediaError("making the \(owner)'s wake-up pipe", code: -errno) }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
@@ -34,25 +53,25 @@ final class MediaInbox: Sendable {
         close(postDescriptor)
     }
 
-    /// Queues an event for the bus thread.
-    func post(_ event: PluginEvent) {
-        queue.withLock { $0.events.append(event) }
+    /// Queues an item for the thread.
+    func post(_ item: Item) {
+        queue.withLock { $0.items.append(item) }
         wake()
     }
 
-    /// Asks the bus thread to end.
+    /// Asks the thread to end.
     func stop() {
         queue.withLock { $0.stopped = true }
         wake()
     }
 
-    /// Everything queued since the last call, and whether to stop.
-    func take() -> (events: [PluginEvent], stopped: Bool) {
+    /// Everything queued since the last call, in order, and whether to stop.
+    func take() -> (items: [Item], stopped: Bool) {
         var byte: UInt8 = 0
         while read(wakeDescriptor, &byte, 1) > 0 {}
         return queue.withLock { queue in
-            defer { queue.events = [] }
-            return (queue.events, queue.stopped)
+            defer { queue.items = [] }
+            return (queue.items, queue.stopped)
         }
     }
 
@@ -63,7 +82,7 @@ final class MediaInbox: Sendable {
     }
 }
 
-/// A thread of its own for `body` (the bus loop), joined by ``join()``.
+/// A thread of its own for `body` (the bus loop, the art fetch loop), joined by ``join()``.
 final class BusThread: Sendable {
     private final class Box {
         let body: @Sendable () -> Void

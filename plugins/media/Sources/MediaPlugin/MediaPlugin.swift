@@ -12,7 +12,7 @@ public enum MediaPlugin {
     public static func run() -> Int32 {
         let inbox: MediaInbox
         do {
-            inbox = try MediaInbox()
+            inbox = try MediaInbox(for: "bus thread")
         } catch {
             PluginConnection().log("cannot start: \(error)", level: .error)
             return 1

@@ -11,41 +11,46 @@ extension MediaRunner {
             plugin.setTitle(face.title, for: target)
         }
         if previous == nil || previous?.art != face.art {
-            plugin.setImage(image(for: face.art), for: target)
+            perform(art.show(face.art, at: slot))
         }
     }
 
-    /// The art's bytes for a face, nil for none; a URL that cannot be shown is logged the first time.
-    func image(for url: String?) -> [UInt8]? {
-        guard let url else { return nil }
-        let (result, fresh) = art.image(url)
-        switch result {
-        case .success(let bytes):
-            return bytes
-        case .failure(let error):
-            if fresh { plugin.log("\(error); the button shows no image", level: .warning) }
-            return nil
+    /// Performs what the art machine asks: a file read at once, a fetch handed to the fetch thread.
+    func perform(_ actions: [ArtState.Action]) {
+        for action in actions {
+            switch action {
+            case .read(let url):
+                perform(art.loaded(url, AlbumArt.load(url)))
+            case .fetch(let url):
+                switch startedFetcher() {
+                case .success(let fetcher): fetcher.fetch(url)
+                case .failure(let error): perform(art.loaded(url, .failure(error)))
+                }
+            case .cancel(let url):
+                fetcher?.cancel(url)
+            case .image(let slot, let bytes):
+                plugin.setImage(bytes, for: .slot(page: slot.page, index: slot.index))
+            case .log(let text):
+                plugin.log(text, level: .warning)
+            }
+        }
+    }
+
+    /// The fetch thread, started the first time http(s) art is wanted, or why it cannot start (then each fetch fails with that).
+    private func startedFetcher() -> Result<ArtFetcher, MediaError> {
+        if let fetcher { return .success(fetcher) }
+        let inbox = self.inbox
+        do {
+            let started = try ArtFetcher(limits: fetchLimits) { url, result in inbox.post(.art(url: url, result: result)) }
+            fetcher = started
+            return .success(started)
+        } catch {
+            return .failure(MediaError("http(s) art cannot be fetched: \(error)"))
         }
     }
 
     /// The red one-shot flash of a press that could not be done.
     func flash(_ slot: MediaState.Slot) {
         plugin.showAlert(for: .slot(page: slot.page, index: slot.index))
-    }
-}
-
-/// The last few art URLs and what loading them gave, so a track's art is
-/// read once for every button that shows it, and a bad one is logged once.
-struct ArtCache {
-    private var entries: [(url: String, result: Result<[UInt8], MediaError>)] = []
-    private static let capacity = 8
-
-    /// The bytes for `url`, loading on a miss; `fresh` is true when it was just loaded.
-    mutating func image(_ url: String) -> (result: Result<[UInt8], MediaError>, fresh: Bool) {
-        if let hit = entries.first(where: { $0.url == url }) { return (hit.result, false) }
-        let result = AlbumArt.load(url)
-        entries.append((url, result))
-        if entries.count > Self.capacity { entries.removeFirst() }
-        return (result, true)
     }
 }

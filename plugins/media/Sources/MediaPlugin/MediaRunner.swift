@@ -9,18 +9,22 @@ import DeckPluginKit
 /// the bus goes away; the buttons show `no-player` meanwhile.
 final class MediaRunner {
     let plugin: PluginConnection
-    private let inbox: MediaInbox
+    let inbox: MediaInbox
     private var state = MediaState()
     private var bus: SDBus?
     private var requests: [UInt64: MediaState.Request] = [:]
     private var retryDelay: Int64 = 1000
     private var retryAt: Int64 = 0
     private var lastFailure = ""
-    var art = ArtCache()
+    var art = ArtState()
+    /// Started at the first http(s) art; stopped when the loop ends.
+    var fetcher: ArtFetcher?
+    let fetchLimits: ArtFetcher.Limits
 
-    init(plugin: PluginConnection, inbox: MediaInbox) {
+    init(plugin: PluginConnection, inbox: MediaInbox, fetchLimits: ArtFetcher.Limits = ArtFetcher.Limits()) {
         self.plugin = plugin
         self.inbox = inbox
+        self.fetchLimits = fetchLimits
     }
 
     /// Runs until the inbox says stop.
@@ -43,9 +47,12 @@ final class MediaRunner {
             if stopped { break }
             for event in events {
                 switch event {
-                case .buttons(let buttons): feed(.buttons(buttons))
-                case .press(let press): feed(.press(press))
-                case .hello, .shutdown: break
+                case .host(.buttons(let buttons)):
+                    perform(art.keep(only: Set(buttons.map { MediaState.Slot(page: $0.page, index: $0.index) })))
+                    feed(.buttons(buttons))
+                case .host(.press(let press)): feed(.press(press))
+                case .host(.hello), .host(.shutdown): break
+                case .art(let url, let result): perform(art.loaded(url, result))
                 }
             }
             if let bus {
@@ -58,6 +65,7 @@ final class MediaRunner {
                 connect()
             }
         }
+        fetcher?.stop()
         bus?.close(flushMilliseconds: 500)
         bus = nil
     }

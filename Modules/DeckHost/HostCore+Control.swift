@@ -12,8 +12,8 @@ extension HostCore {
         switch message.request {
         case .reload:
             reload(requestedBy: session, id: id, plugins: true)
-        case .restartPlugin(let plugin):
-            restartPlugin(plugin, id: id, from: session)
+        case let .restartPlugin(plugin, reset):
+            restartPlugin(plugin, reset: reset, id: id, from: session)
         case let .setFace(page, index, state, title, clear):
             setFace(page: page, index: index, state: state, title: title, clear: clear, id: id, from: session)
         default:

@@ -17,9 +17,11 @@ extension HostCore {
             statusChanged: { [weak self] status in self?.emit(.plugin(status)) },
             faceMessage: { [weak self] plugin, buttons, message in self?.pluginFace(plugin, buttons, message) },
             processEnded: { [weak self] plugin in self?.feedFaces(.pluginEnded(plugin)) })
+        var policy = services.configuration.pluginPolicy
+        policy.stateRoot = policy.stateRoot ?? services.configuration.state + "/plugins"
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
-                                    policy: services.configuration.pluginPolicy, events: events)
+                                    policy: policy, events: events)
         inputs.plugins = manager
         let folders = services.configuration.plugins.joined(separator: ", ")
         services.logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
@@ -80,15 +82,16 @@ extension HostCore {
 
     /// `restart PLUGIN`: stops it and starts it again (when the live layout
     /// uses it); `notFound` for an id no installed plugin has.
-    func restartPlugin(_ plugin: String, id: RequestID?, from session: Session) {
-        guard let plugins = inputs.plugins, plugins.restart(plugin) else {
+    func restartPlugin(_ plugin: String, reset: Bool = false, id: RequestID?, from session: Session) {
+        guard let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) else {
             let known = inputs.plugins?.catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none") ?? "none"
             submit(Outcome(refusal(ProtocolError(.notFound, "no plugin '\(plugin)' is installed (installed: \(known))", id: id),
                                    request: "restart", session: session)), from: session)
             return
         }
         submit(Outcome([.ok(session.connection.id, id, withRevision: false),
-                        .log(.info, "restarted plugin '\(plugin)'\(byline(session))")]), from: session)
+                        .log(.info, "restarted plugin '\(plugin)'\(reset ? " with its state folder emptied" : "")\(byline(session))")]),
+               from: session)
     }
 
     /// The titles faces show now, to a client below level 8 that just

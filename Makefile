@@ -20,6 +20,8 @@ APT_PACKAGES += libcurl4-openssl-dev ca-certificates
 APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev libxcb-xkb-dev libxcb1-dev xvfb x11-xkb-utils gcc
 # The sound plugin: libpulse to build it; pulseaudio and pactl/pacat/pacmd (pulseaudio-utils) for its tests with a real server.
 APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
+# The keys plugin's RemoteDesktop portal back end (sd-bus), and its tests' private bus and stand-in portal (python3-dbus, GLib).
+APT_PACKAGES += libsystemd-dev dbus-daemon python3-dbus python3-gi
 # The obs plugin's WebSocket client (wslay, nettle) needs nothing new; make test-obs's real OBS is below (OBS_APT_PACKAGES).
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:

@@ -118,7 +118,7 @@ let package = Package(
 
         // MARK: plugin keys
         // Hotkeys and typed text (issue 25, docs/plugins.md): chord parsing and key planning, the XTest back end.
-        .target(name: "KeysPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CXKBCommon", "CXTest", "CUInput"],
+        .target(name: "KeysPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CXKBCommon", "CXTest", "CUInput", "CSDBus"],
                 path: "plugins/keys/Sources/KeysPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-keys", dependencies: ["KeysPlugin"],
                           path: "plugins/keys/Sources/deck-plugin-keys", swiftSettings: strict),

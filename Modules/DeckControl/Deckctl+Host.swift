@@ -22,6 +22,14 @@ extension Deckctl {
 
     /// `plugins`: from `status` (as `devices` is), every plugin and the manifests' problems.
     @Sendable static func plugins(_ run: Invocation) throws(DeckctlError) -> DeckctlExit {
+        if run.parsed[C.resetPlugin] {
+            guard let id = run.parsed[C.pluginFilter] else {
+                throw .usage(CommandLineError("--reset needs the plugin's id (deckctl plugins PLUGIN --reset)", command: ["deckctl", "plugins"]))
+            }
+            _ = try run.connect().request(.restartPlugin(id: id, reset: true))
+            run.say("plugin '\(Label.clean(id))' forgot its state and is restarting (deckctl plugins \(Label.clean(id)) shows how it does)")
+            return .ok
+        }
         var status = try hostStatus(run)
         if let only = run.parsed[C.pluginFilter] {
             status.plugins = status.plugins.filter { $0.id == only }

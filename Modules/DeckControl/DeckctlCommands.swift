@@ -155,8 +155,12 @@ enum DeckctlCommands {
             + "unavailable), the pid of its process, how often it was restarted, how its last process ended, "
             + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message. The last column is the "
             + "plugin's own word on how it is doing while it runs (the obs plugin: connected, unauthorised or "
-            + "unreachable, and OBS's version). With PLUGIN, only that plugin.",
-        arguments: [pluginFilter])
+            + "unreachable, and OBS's version). With PLUGIN, only that plugin. With PLUGIN and --reset, the "
+            + "plugin forgets what it kept in its state folder (the folder is emptied) and is restarted: the "
+            + "keys plugin then asks the desktop for consent again.",
+        arguments: [pluginFilter], options: [resetPlugin],
+        examples: [Example("deckctl plugins keys --reset", "forget the keys plugin's RemoteDesktop consent and ask again")])
+    static let resetPlugin = Flag("reset", help: "empty the plugin's state folder and restart it (needs PLUGIN)")
     static let pluginFilter = Argument<String>("PLUGIN", help: "show only this plugin", arity: .optional)
     static let pluginID = Argument<String>("PLUGIN", help: "the plugin's id (see 'deckctl plugins')")
     static let restartPlugin = CommandSpec(

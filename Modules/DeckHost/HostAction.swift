@@ -30,9 +30,10 @@ enum HostAction: Equatable {
     /// A fresh scan of the plugins folders replaces the plugin manager's
     /// (failed plugins may start again), then the hold slots are relabelled.
     case applyPlugins(PluginCatalog)
-    /// `restart PLUGIN` for `connection`: the shell asks the plugin manager
+    /// `restart PLUGIN` for `connection` (`reset`: its state folder emptied
+    /// first, `deckctl plugins ID --reset`): the shell asks the plugin manager
     /// and hands back ``HostInput/pluginRestarted(_:_:plugin:_:)``.
-    case restartPlugin(String, for: ConnectionID, id: RequestID?)
+    case restartPlugin(String, reset: Bool = false, for: ConnectionID, id: RequestID?)
     /// One step of the stop, in the order the state lists them.
     case stop(StopStep)
     /// What the face table decided (never its `refuse`: the rules answer that).

@@ -17,9 +17,11 @@ extension HostCore {
             statusChanged: { [weak self] status in self?.handle(.plugin(.status(status))) },
             faceMessage: { [weak self] plugin, buttons, message in self?.handle(.plugin(.face(plugin: plugin, buttons, message))) },
             processEnded: { [weak self] plugin in self?.handle(.plugin(.ended(plugin))) })
+        var policy = services.configuration.pluginPolicy
+        policy.stateRoot = policy.stateRoot ?? services.configuration.state + "/plugins"
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
-                                    policy: services.configuration.pluginPolicy, events: events)
+                                    policy: policy, events: events)
         inputs.plugins = manager
         let folders = services.configuration.plugins.joined(separator: ", ")
         perform(HostAction.log(.info, "plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))"))

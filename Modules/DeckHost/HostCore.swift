@@ -124,8 +124,8 @@ final class HostCore {
             apply([state.unsupported(message, from: connection)])
         case .applyPlugins(let catalog):
             applyPlugins(catalog)
-        case let .restartPlugin(plugin, connection, id):
-            let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin) {
+        case let .restartPlugin(plugin, reset, connection, id):
+            let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) {
                 .restarted
             } else {
                 .notInstalled(installed: inputs.plugins?.catalog.manifests.map(\.id) ?? [])

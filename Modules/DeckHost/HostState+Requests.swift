@@ -67,8 +67,8 @@ extension HostState {
             return [unpair(name, id: id, from: connection)]
         case .reload:
             return [reload(requestedBy: connection, id: id, plugins: true)]
-        case .restartPlugin(let plugin):
-            return [.restartPlugin(plugin, for: connection, id: id)]
+        case let .restartPlugin(plugin, reset):
+            return [.restartPlugin(plugin, reset: reset, for: connection, id: id)]
         case let .setFace(page, index, state, title, clear):
             return setFace(page: page, index: index, state: state, title: title, clear: clear, id: id, from: connection)
         }

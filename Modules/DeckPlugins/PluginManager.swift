@@ -178,9 +178,19 @@ public final class PluginManager {
 
     /// `deckctl restart PLUGIN`: stops the plugin (`shutdown`, then signals
     /// as always) and starts it again if the live layout uses it; a failed
-    /// one gets a clean slate. False when no installed plugin has that id.
-    public func restart(_ id: String) -> Bool {
+    /// one gets a clean slate. With `reset` (`deckctl plugins ID --reset`)
+    /// its state folder is emptied before the new process starts, so it
+    /// forgets what it kept (the keys plugin asks for consent again). False
+    /// when no installed plugin has that id.
+    public func restart(_ id: String, reset: Bool = false) -> Bool {
         guard !isShuttingDown, let supervisor = supervisors[id] else { return false }
+        if reset, let folder = policy.stateFolder(for: id) {
+            if let problem = PluginStateFolder.empty(folder) {
+                events.log(.warning, "plugin '\(id)': its state folder was not emptied: \(problem)")
+            } else {
+                events.log(.info, "plugin '\(id)': emptied its state folder \(folder)")
+            }
+        }
         let restarts = supervisor.status.restarts + (supervisor.spawns > 0 ? 1 : 0)
         let lastExit = supervisor.lastExit
         retire(supervisor, reason: "is being restarted by deckctl restart")

@@ -52,8 +52,18 @@ public struct PluginPolicy: Hashable, Sendable {
     /// See ``logBudget``.
     public var logWindow: Duration = .seconds(10)
 
+    /// Where each plugin's state folder is made (`<root>/<id>`, 0700, named
+    /// to it in `DECK_PLUGIN_STATE`); deckd sets `<its state folder>/plugins`.
+    /// nil: plugins get no state folder.
+    public var stateRoot: String?
+
     /// The contract's defaults.
     public init() {}
+
+    /// The state folder of plugin `id`, or nil without a ``stateRoot``.
+    func stateFolder(for id: String) -> String? {
+        stateRoot.map { $0 + "/" + id }
+    }
 
     /// The wait before restarting after `consecutiveFailures` failures in a row (≥ 1).
     func restartDelay(afterFailures consecutiveFailures: Int) -> Duration {

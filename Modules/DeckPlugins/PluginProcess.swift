@@ -19,10 +19,17 @@ struct PluginProcess {
     let exitDescriptor: Int32
 
     /// Starts `arguments` (an absolute program path first) with `folder` as
-    /// its working directory and the host's environment.
-    static func spawn(_ arguments: [String], in folder: String) throws(DeckPluginsError) -> PluginProcess {
+    /// its working directory and the host's environment; with `state`, that
+    /// folder is made first (``PluginStateFolder``) and named in `DECK_PLUGIN_STATE`.
+    static func spawn(_ arguments: [String], in folder: String, state: String? = nil) throws(DeckPluginsError) -> PluginProcess {
+        var environment: [String]?
+        if let state {
+            try PluginStateFolder.prepare(state)
+            environment = PluginStateFolder.environment(naming: state)
+        }
         do {
-            let child = try SpawnedChild.spawn(arguments, workingDirectory: folder, input: .pipe, nonBlockingInput: true)
+            let child = try SpawnedChild.spawn(arguments, workingDirectory: folder, input: .pipe, nonBlockingInput: true,
+                                               environment: environment)
             return PluginProcess(pid: child.pid, input: child.input, output: child.output, errors: child.errors,
                                  exitDescriptor: child.exitDescriptor)
         } catch {

@@ -222,7 +222,7 @@ final class PluginSupervisor {
 
     private func spawn() {
         do {
-            let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder)
+            let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder, state: policy.stateFolder(for: manifest.id))
             self.process = process
             readBuffer = [UInt8](repeating: 0, count: policy.readBudget)
             do {

@@ -70,6 +70,8 @@ struct DeckctlCommandLineTests {
         (["--columns", "4", "show"], "deckctl: --columns is an option of show and goes after it; did you mean 'deckctl show --columns'?"),
         (["export", "-o"], "deckctl: -o needs a value: -o FILE; run 'deckctl export --help' for usage"),
         (["lock", "now"], "deckctl: lock takes no arguments, so 'now' is one too many; run 'deckctl lock --help' for usage"),
+        (["plugins", "--reset"],
+         "deckctl: --reset needs the plugin's id (deckctl plugins PLUGIN --reset); run 'deckctl plugins --help' for usage"),
     ] as [([String], String)])
     func usageErrorsExit2WithOneSentence(_ arguments: [String], _ message: String) {
         let result = DeckctlRun(["--control", "/nonexistent/deckd.sock"] + arguments)

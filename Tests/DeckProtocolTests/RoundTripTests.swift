@@ -24,7 +24,8 @@ struct RoundTripTests {
         .snapshots(profile: nil), .snapshots(profile: "default"),
         .restore(generation: 41),
         .export(profile: nil), .export(profile: "default"),
-        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .restartPlugin(id: "counter"), .devices,
+        .pair(name: "Kim's iPad"), .unpair(name: "Kim's iPad"), .subscribe, .restartPlugin(id: "counter"),
+        .restartPlugin(id: "keys", reset: true), .devices,
     ]
 
     @Test func everyRequestKindIsCovered() {

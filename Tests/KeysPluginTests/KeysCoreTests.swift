@@ -80,19 +80,59 @@ private func press(_ phase: PluginPress.Phase, _ command: String, _ settings: [S
 
     @Test func theBackEndChoiceSaysWhatIsMissing() {
         func reason(_ environment: [String: String]) -> String {
-            switch KeyboardBackEnds.choose(environment: { environment[$0] }, uinputWritable: { false }) {
+            switch KeyboardBackEnds.choose(environment: { environment[$0] }, uinputWritable: { false },
+                                           portalProblem: { "nothing owns org.freedesktop.portal.Desktop" }) {
             case .success(let backEnd): return backEnd.summary
             case .failure(let error): return "\(error)"
             }
         }
         #expect(reason([:]).hasPrefix("no keyboard back end: DISPLAY is not set"))
-        #expect(reason(["WAYLAND_DISPLAY": "wayland-0"]).contains("portal back end is not built yet"))
+        #expect(reason(["WAYLAND_DISPLAY": "wayland-0"])
+            .hasSuffix("; this is a Wayland session, and the RemoteDesktop portal cannot be used: nothing owns org.freedesktop.portal.Desktop"))
         #expect(reason([:]).contains("and /dev/uinput is not writable"))
         let forced = reason(["DECK_KEYS_BACKEND": "uinput"])  // no /dev/uinput here; a device where there is one
         #expect(forced.hasPrefix("uinput virtual keyboard") || forced.contains("/dev/uinput"), "\(forced)")
-        #expect(reason(["DECK_KEYS_BACKEND": "portal"]).contains("portal back end (Wayland) is not built yet"))
-        #expect(reason(["DECK_KEYS_BACKEND": "nope"]).contains("not one of xtest, portal, uinput"))
+        #expect(reason(["DECK_KEYS_BACKEND": "portal", "DISPLAY": ":0"])
+            == "no keyboard back end: the RemoteDesktop portal cannot be used: nothing owns org.freedesktop.portal.Desktop")
+        #expect(reason(["DECK_KEYS_BACKEND": "nope"]).contains("not one of portal, xtest, uinput"))
         #expect(reason(["DISPLAY": ":no-such-display-999"]).contains("cannot open the X display"))
+    }
+}
+
+extension KeysCoreTests {
+    @Test func thePortalAnsweringIsChosenInAWaylandSessionAndWhenForced() {
+        for environment in [["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"], ["DECK_KEYS_BACKEND": "portal"]] {
+            var probed = false
+            let chosen = KeyboardBackEnds.choose(environment: { environment[$0] }, uinputWritable: { false },
+                                                 portalProblem: { probed = true; return nil })
+            #expect(probed)
+            guard case .success(let backEnd) = chosen else { return #expect(Bool(false), "\(chosen)") }
+            #expect(backEnd.summary == "RemoteDesktop portal (org.freedesktop.portal.Desktop)")
+        }
+        var probed = false
+        _ = KeyboardBackEnds.choose(environment: { ["DISPLAY": ":no-such-display-999"][$0] }, uinputWritable: { false },
+                                    portalProblem: { probed = true; return nil })
+        #expect(!probed, "no Wayland session and nothing forced: the portal is not asked")
+    }
+
+    @Test func aPortalConditionShowsOnEveryButtonAndReleasesKeysUntilItCanTypeAgain() {
+        var core = KeysCore(names: names)
+        let good = PluginButton(page: 0, index: 0, name: "T", command: "press", settings: ["keys": .string("shift"), "hold": .bool(true)])
+        let typo = PluginButton(page: 0, index: 1, name: "Typo", command: "press", settings: ["keys": .string("shfit")])
+        _ = core.buttons([good, typo])
+        _ = core.press(press(.down, "press", ["keys": .string("shift"), "hold": .bool(true)]))
+        let denied = PortalCondition.denied.problem
+        let lost = core.backEndChanged(problem: denied, buttons: [good, typo])
+        #expect(lost.contains(.setTitle(good.reference, "consent denied")))
+        #expect(lost.contains(.setTitle(typo.reference, "consent denied")))
+        #expect(lost.last == .releaseAll)
+        #expect(core.backEndChanged(problem: denied, buttons: [good, typo]).isEmpty, "an unchanged condition does nothing")
+        #expect(core.press(press(.up, "press", ["keys": .string("shift"), "hold": .bool(true)])).isEmpty,
+                "the hold was already let go")
+        let back = core.backEndChanged(problem: nil, buttons: [good, typo])
+        #expect(back.contains(.setTitle(good.reference, nil)))
+        #expect(back.contains(.setTitle(typo.reference, "unknown key shfit: shift?")), "a typo still shows once the portal works")
+        #expect(!back.contains(.releaseAll))
     }
 }
 

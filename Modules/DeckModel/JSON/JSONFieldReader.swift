@@ -67,6 +67,14 @@ package struct JSONFieldReader {
         }
     }
 
+    /// An optional `true`/`false`; nil when absent or `null`.
+    package func boolIfPresent(_ key: StaticString) throws(JSONError) -> Bool? {
+        try decodeIfPresent(key) { value throws(JSONError) in
+            guard let flag = value.boolValue else { throw .wrongType(expected: "true or false", got: value.typeName) }
+            return flag
+        }
+    }
+
     /// A required number of seconds (any JSON number).
     package func seconds(_ key: StaticString) throws(JSONError) -> Double {
         try decode(key, expected: Self.seconds) { value throws(JSONError) in try Self.seconds(value) }

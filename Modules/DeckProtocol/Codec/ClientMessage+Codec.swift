@@ -108,7 +108,7 @@ extension ClientMessage {
         case .pair: return .pair(name: try fields.name("name"))
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
-        case .restart: return .restartPlugin(id: try fields.name("plugin"))
+        case .restart: return .restartPlugin(id: try fields.name("plugin"), reset: try fields.boolIfPresent("reset") ?? false)
         case .devices: return .devices
         case .setFace:
             let clear = try fields.decodeIfPresent("clear") { value throws(JSONError) -> Bool in
@@ -174,8 +174,9 @@ extension ClientMessage {
             writer.field("profile", profile)
         case .restore(let generation):
             writer.field("generation", generation)
-        case .restartPlugin(let id):
+        case let .restartPlugin(id, reset):
             writer.field("plugin", id)
+            if reset { writer.field("reset", true) }
         case let .setFace(page, index, state, title, clear):
             writer.field("page", page)
             writer.field("index", index)

@@ -57,8 +57,9 @@ public enum ClientRequest: Hashable, Sendable {
     case unpair(name: String)
     /// From now on, this control client also gets broadcasts and events.
     case subscribe
-    /// Restarts the plugin with this id now (`deckctl restart PLUGIN`).
-    case restartPlugin(id: String)
+    /// Restarts the plugin with this id now (`deckctl restart PLUGIN`);
+    /// with `reset`, its state folder is emptied first (`deckctl plugins ID --reset`).
+    case restartPlugin(id: String, reset: Bool = false)
     /// Answered with `devices`: the paired devices (WEB.md §3).
     case devices
     /// `setFace` (level 8, control; docs/faces.md §5): shows state `state`

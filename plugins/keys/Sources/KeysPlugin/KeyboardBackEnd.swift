@@ -2,9 +2,8 @@
 import Glibc
 #endif
 
-/// A way to put keys into the desktop: X11 through XTest, or a uinput
-/// virtual keyboard (the RemoteDesktop portal back end of issue 25 is not
-/// built yet, and says so).
+/// A way to put keys into the desktop: the RemoteDesktop portal (Wayland),
+/// X11 through XTest, or a uinput virtual keyboard.
 public protocol KeyboardBackEnd: AnyObject {
     /// What it is, for the log and its ``status`` (`X11 (XTest) on :1`).
     var summary: String { get }
@@ -32,31 +31,39 @@ extension KeyboardBackEnd {
 public enum KeyboardBackEnds {
     /// The back end to use, or why there is none.
     ///
-    /// `DECK_KEYS_BACKEND` (`xtest`, `portal`, `uinput`) forces one; otherwise
-    /// X11 when `DISPLAY` is set and the server has XTest, else uinput when
-    /// `/dev/uinput` is writable. The portal (Wayland) back end is not built
-    /// yet: choosing it, or having nothing else, is
-    /// ``KeysError/noBackEnd(reason:)`` with the reason.
+    /// `DECK_KEYS_BACKEND` (`portal`, `xtest`, `uinput`) forces one.
+    /// Otherwise the RemoteDesktop portal when `WAYLAND_DISPLAY` is set and
+    /// the portal answers (`portalProblem` returns nil: version 2 or later,
+    /// with a keyboard), else X11 when `DISPLAY` is set and the server has
+    /// XTest, else uinput when `/dev/uinput` is writable. Why the portal was
+    /// passed over goes to `note`; having nothing is
+    /// ``KeysError/noBackEnd(reason:)`` with the reasons.
     public static func choose(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } },
-                              uinputWritable: () -> Bool = { access("/dev/uinput", W_OK) == 0 })
+                              uinputWritable: () -> Bool = { access("/dev/uinput", W_OK) == 0 },
+                              portalProblem: () -> String? = { PortalProbe.problem() },
+                              note: (String) -> Void = { _ in })
         -> Result<KeyboardBackEnd, KeysError>
     {
         let forced = environment("DECK_KEYS_BACKEND").flatMap { $0.isEmpty ? nil : $0.lowercased() }
         let display = environment("DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
+        let wayland = environment("WAYLAND_DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
+        var passedOver: String?
+        if forced == "portal" || (forced == nil && wayland != nil) {
+            guard let problem = portalProblem() else { return portal() }
+            guard forced == nil else { return .failure(.noBackEnd(reason: "the RemoteDesktop portal cannot be used: \(problem)")) }
+            passedOver = problem
+            note("this is a Wayland session, but the RemoteDesktop portal cannot be used (\(problem)); trying XTest and uinput")
+        }
         switch forced {
-        case "portal":
-            return .failure(.noBackEnd(reason: "the RemoteDesktop portal back end (Wayland) is not built yet"))
         case "uinput":
             return uinput()
         case nil where display == nil && uinputWritable():
             return uinput()
         case "xtest", nil:
             guard let display else {
-                let wayland = environment("WAYLAND_DISPLAY").map { _ in
-                    "; this is a Wayland session, and the RemoteDesktop portal back end is not built yet"
-                } ?? ""
+                let portal = passedOver.map { "; this is a Wayland session, and the RemoteDesktop portal cannot be used: \($0)" } ?? ""
                 let uinput = forced == nil ? ", and /dev/uinput is not writable" : ""
-                return .failure(.noBackEnd(reason: "DISPLAY is not set, so there is no X server for XTest\(uinput)\(wayland)"))
+                return .failure(.noBackEnd(reason: "DISPLAY is not set, so there is no X server for XTest\(uinput)\(portal)"))
             }
             do throws(KeysError) {
                 return .success(try X11Keyboard(display: display))
@@ -64,7 +71,15 @@ public enum KeyboardBackEnds {
                 return .failure(.noBackEnd(reason: "\(error)"))
             }
         case let other?:
-            return .failure(.noBackEnd(reason: "DECK_KEYS_BACKEND=\(other) is not one of xtest, portal, uinput"))
+            return .failure(.noBackEnd(reason: "DECK_KEYS_BACKEND=\(other) is not one of portal, xtest, uinput"))
+        }
+    }
+
+    private static func portal() -> Result<KeyboardBackEnd, KeysError> {
+        do throws(KeysError) {
+            return .success(PortalKeyboard(link: try PortalLink()))
+        } catch {
+            return .failure(.noBackEnd(reason: "\(error)"))
         }
     }
 

@@ -30,8 +30,8 @@ public enum KeysRequest: Hashable, Sendable {
 /// in order (``KeysAction``); tests drive it directly.
 public struct KeysCore: Sendable {
     private let names: KeyNames
-    /// Why no back end runs (every press shows it), or nil.
-    private let problem: KeysError?
+    /// Why no back end runs, or why it cannot type now (every press shows it), or nil.
+    private var problem: KeysError?
     /// Buttons held down now (`hold: true`, between `down` and `up`).
     private var held: Set<ButtonKey> = []
     /// Buttons whose title shows a problem now.
@@ -76,6 +76,20 @@ public struct KeysCore: Sendable {
         for gone in held.subtracting(present).sorted() {
             held.remove(gone)
             actions.append(.up(gone))
+        }
+        return actions
+    }
+
+    /// The back end can type again (nil), or no longer can (the portal's
+    /// consent is pending, denied or revoked): every button of `buttons`
+    /// shows it or gets its title back, and every key comes up.
+    public mutating func backEndChanged(problem: KeysError?, buttons: [PluginButton]) -> [KeysAction] {
+        guard problem != self.problem else { return [] }
+        self.problem = problem
+        var actions = self.buttons(buttons)
+        if problem != nil {
+            held = []
+            actions.append(.releaseAll)
         }
         return actions
     }

@@ -16,6 +16,9 @@ public enum KeysError: Error, Hashable, Sendable, CustomStringConvertible {
     case noBackEnd(reason: String)
     /// The back end failed to do what was asked.
     case backEnd(String)
+    /// The back end cannot type now (the portal waits for consent, or lost
+    /// it): `reason` says how to get it back, `title` in a few words.
+    case unavailable(reason: String, title: String)
     /// A character of `text` that no keysym stands for (a lone surrogate, a control character).
     case untypable(character: String, offset: Int)
 
@@ -36,6 +39,8 @@ public enum KeysError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no keyboard back end: \(reason)"
         case .backEnd(let message):
             return message
+        case .unavailable(let reason, _):
+            return reason
         case .untypable(let character, let offset):
             return "character \(offset + 1) of text (\(character)) has no keysym and cannot be typed"
         }
@@ -52,6 +57,7 @@ public enum KeysError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownCommand(let command): "no command \(command)"
         case .noBackEnd: description
         case .backEnd: "keys failed"
+        case .unavailable(_, let title): title
         case .untypable: "untypable text"
         }
     }

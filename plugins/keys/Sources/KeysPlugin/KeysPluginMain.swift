@@ -2,38 +2,69 @@
 import Glibc
 #endif
 import DeckPluginKit
+import Synchronization
 
 /// The keys plugin's program: ``run()`` is all its `main.swift` calls.
 public enum KeysPluginMain {
     /// Runs until `shutdown` or the host goes away; every held key comes up
     /// before it returns. Returns the exit status.
+    ///
+    /// The host's events are handled on the calling thread. The portal back
+    /// end also has a bus thread, whose changes of condition (consent given,
+    /// denied, the session closed) reach the same runner under its lock.
     public static func run(vocabulary path: String = "keysyms.txt") -> Int32 {
         let names = KeyNames(vocabulary: KeyNames.words(inFile: path))
-        var runner: KeysRunner?
+        let shared = KeysShared()
+        var portal: PortalThread?
         let ending = PluginMain.run { event, plugin in
-            switch event {
-            case .hello:
-                let chosen = KeyboardBackEnds.choose()
-                switch chosen {
-                case .success(let backEnd):
-                    plugin.log("keyboard back end: \(backEnd.summary)")
-                    runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd)
-                case .failure(let problem):
-                    plugin.log("\(problem)", level: .warning)
-                    runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil, problem: problem)
+            if case .hello = event {
+                let link = shared.runner.withLock { runner -> PortalLink? in
+                    let chosen = KeyboardBackEnds.choose(note: { plugin.log($0, level: .info) })
+                    switch chosen {
+                    case .success(let backEnd):
+                        plugin.log("keyboard back end: \(backEnd.summary)")
+                        runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd)
+                        return (backEnd as? PortalKeyboard)?.link
+                    case .failure(let problem):
+                        plugin.log("\(problem)", level: .warning)
+                        runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil, problem: problem)
+                        return nil
+                    }
                 }
-            case .buttons(let buttons):
-                runner?.perform(runner?.core.buttons(buttons) ?? [], plugin: plugin, button: nil)
-            case .press(let press):
-                runner?.perform(runner?.core.press(press) ?? [], plugin: plugin, button: press.button)
-            case .shutdown:
-                runner?.perform(runner?.core.end() ?? [], plugin: plugin, button: nil)
+                if let link {
+                    portal = try PortalThread(link: link, store: .fromEnvironment(), log: { plugin.log($1, level: $0) },
+                                              changed: { condition in
+                                                  shared.runner.withLock { $0?.backEndChanged(condition.problem, plugin: plugin) }
+                                              })
+                }
             }
-            runner?.report(to: plugin)
+            shared.runner.withLock { runner in
+                guard let runner else { return }
+                switch event {
+                case .hello:
+                    break
+                case .buttons(let buttons):
+                    runner.perform(runner.core.buttons(buttons), plugin: plugin, button: nil)
+                case .press(let press):
+                    runner.perform(runner.core.press(press), plugin: plugin, button: press.button)
+                case .shutdown:
+                    runner.perform(runner.core.end(), plugin: plugin, button: nil)
+                }
+                runner.report(to: plugin)
+            }
         }
-        runner?.perform(runner?.core.end() ?? [], plugin: PluginConnection(output: -1), button: nil)
+        shared.runner.withLock { runner in
+            runner?.perform(runner?.core.end() ?? [], plugin: PluginConnection(output: -1), button: nil)
+        }
+        // Outside the lock: the bus thread may be waiting for it to report its last change.
+        portal?.stop()
         return ending.exitStatus
     }
+}
+
+/// The runner, shared by the host's thread and the portal's bus thread.
+final class KeysShared: Sendable {
+    let runner = Mutex<KeysRunner?>(nil)
 }
 
 /// Performs a core's actions on a back end and the host connection.
@@ -54,6 +85,13 @@ final class KeysRunner {
     /// What `deckctl plugins keys` shows: the back end and its health, or why there is none.
     var status: String {
         backEnd?.status ?? problem.map { "\($0)" } ?? "no keyboard back end"
+    }
+
+    /// The portal's condition changed: the buttons show it (or get their
+    /// titles back), keys come up when it can no longer type, and the status follows.
+    func backEndChanged(_ problem: KeysError?, plugin: PluginConnection) {
+        perform(core.backEndChanged(problem: problem, buttons: plugin.buttons), plugin: plugin, button: nil)
+        report(to: plugin)
     }
 
     /// Sends the status when it changed (first after `hello`; again when the X server goes away).

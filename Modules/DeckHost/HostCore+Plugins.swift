@@ -25,6 +25,7 @@ extension HostCore {
         services.logger.info("plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))")
         manager.layoutChanged(live.committed.layout)
         refreshHoldSlots()
+        logSettingsProblems()
     }
 
     /// Hands a press of a plugin button to its plugin; how that went is the
@@ -100,9 +101,9 @@ extension HostCore {
         }
     }
 
-    /// Every manifest problem, for `status`.
+    /// Every manifest problem, and every settings problem of the profiles, for `status`.
     var pluginProblems: [Problem] {
-        (inputs.plugins?.catalog.problems ?? []).map(problem)
+        (inputs.plugins?.catalog.problems ?? []).map(problem) + settingsProblems
     }
 }
 

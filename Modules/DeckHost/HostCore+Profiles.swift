@@ -65,6 +65,7 @@ extension HostCore {
             services.logger.warning(problem.description)
         }
         catalog = scanned
+        logSettingsProblems(of: explicit ? nil : changes.added + changes.changed)
         let active = live.head.profile
         let connection = requester?.connection.id
         let activeFile = scanned.profile(named: active)

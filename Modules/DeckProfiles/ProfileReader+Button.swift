@@ -93,7 +93,9 @@ extension ProfileReader {
         }
         let label = requiredText(name, "name", missing: "button needs a name", owner: node, typo: typos.contains(.name))
         let iconText = optionalText(icon, "icon")
+        let sitesBefore = settingsSites.count
         let deed = readActionField(action, of: node, typo: typos.contains(.action))
+        if settingsSites.count > sitesBefore, let label { settingsSites[settingsSites.count - 1].button = label }
         let looks = readStyle(style)
         let stateList = readStates(states)
         guard let label, let deed, let stateList else { return nil }
@@ -171,7 +173,9 @@ extension ProfileReader {
             let command = requiredText(found[.command], "command", missing: "plugin action needs a command", owner: node,
                                        typo: typos.contains(.command))
             let settings = found[.settings].flatMap { readSettings($0) }
-            guard let id, let command else { return nil }
+            guard let id, let command, let commandNode = found[.command]?.value else { return nil }
+            settingsSites.append(settingsSite(plugin: id, command: command, commandNode: commandNode, settings: found[.settings],
+                                              action: node, values: settings))
             return .plugin(id: id, command: command, settings: settings)
         }
     }

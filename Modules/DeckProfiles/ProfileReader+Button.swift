@@ -175,7 +175,7 @@ extension ProfileReader {
             let settings = found[.settings].flatMap { readSettings($0) }
             guard let id, let command, let commandNode = found[.command]?.value else { return nil }
             settingsSites.append(settingsSite(plugin: id, command: command, commandNode: commandNode, settings: found[.settings],
-                                              action: node, values: settings))
+                                              action: node))
             return .plugin(id: id, command: command, settings: settings)
         }
     }
@@ -223,6 +223,7 @@ extension ProfileReader {
     // MARK: Plugin settings
 
     private mutating func readSettings(_ pair: Pair) -> [String: DeckValue]? {
+        settingsEntries.removeAll(keepingCapacity: true)
         let node = pair.value
         if document.isNull(node) { return nil }
         guard node.kind == .mapping else {
@@ -279,7 +280,12 @@ extension ProfileReader {
                 continue
             }
             firstLines[name] = key.mark.line
-            object[name] = readValue(value, depth: depth)
+            let read = readValue(value, depth: depth)
+            object[name] = read
+            if depth == 1 {
+                settingsEntries.append(SettingsSite.Entry(key: name, keyMark: key.mark, value: read, valueMark: value.mark,
+                                                          style: value.style, isAlias: value.isAlias))
+            }
         }
         return object
     }

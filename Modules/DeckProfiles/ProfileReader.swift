@@ -19,6 +19,8 @@ struct ProfileReader {
     /// Where each plugin button's settings are written, for the check
     /// against its plugin's declarations (``SettingsSite``).
     var settingsSites: [SettingsSite] = []
+    /// The top-level entries of the settings mapping read last (for its site).
+    var settingsEntries: [SettingsSite.Entry] = []
 
     init(document: YAMLDocument) {
         self.document = document

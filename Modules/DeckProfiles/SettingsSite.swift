@@ -27,11 +27,28 @@ package struct SettingsSite: Hashable, Sendable {
         package var keyMark: YAMLMark
         package var value: DeckValue
         package var valueMark: YAMLMark
+        /// How the value was written, for ``textStart``.
+        package var style: YAMLNode.Style
+        /// True when the value was written as an alias (`*name`): its text is elsewhere.
+        package var isAlias: Bool
+
         /// Where the value's first character is, when every character of the
         /// text is written as itself on one line (a plain or quoted scalar
-        /// without escapes), so character N of the text is at column + N;
-        /// nil when that cannot be known (problems then point at the value).
-        package var textStart: YAMLMark?
+        /// without quotes or escapes inside), so character N of the text is at
+        /// column + N; nil when that cannot be known (problems then point at
+        /// the value). Worked out only when a check needs it, so reading a
+        /// profile pays nothing for it.
+        package var textStart: YAMLMark? {
+            guard case .string(let text) = value, !isAlias, !text.contains(where: \.isNewline) else { return nil }
+            switch style {
+            case .plain:
+                return valueMark
+            case .singleQuoted where !text.contains("'"), .doubleQuoted where !text.contains("\"") && !text.contains("\\"):
+                return YAMLMark(line: valueMark.line, column: valueMark.column + 1)
+            default:
+                return nil
+            }
+        }
     }
 
     /// A problem at `mark` in this site's file.
@@ -41,37 +58,11 @@ package struct SettingsSite: Hashable, Sendable {
 }
 
 extension ProfileReader {
-    /// The site of a plugin action's settings (the button name is filled in
-    /// by the button reader).
+    /// The site of a plugin action's settings, from the entries the settings
+    /// reader recorded (the button name is filled in by the button reader).
     func settingsSite(plugin: String, command: String, commandNode: YAMLNode, settings: Pair?,
-                      action: YAMLNode, values: [String: DeckValue]?) -> SettingsSite {
-        var entries: [SettingsSite.Entry] = []
-        if let node = settings?.value, node.kind == .mapping {
-            var seen: Set<String> = []
-            for (key, value) in document.pairs(node) where key.kind == .scalar {
-                let name = document.text(key)
-                guard seen.insert(name).inserted, let read = values?[name] else { continue }
-                entries.append(SettingsSite.Entry(key: name, keyMark: key.mark, value: read, valueMark: value.mark,
-                                                  textStart: textStart(of: value)))
-            }
-        }
-        return SettingsSite(file: document.file, button: "", plugin: plugin, command: command, commandMark: commandNode.mark,
-                            settingsMark: settings?.key.mark ?? action.mark, entries: entries)
-    }
-
-    /// The column of a scalar's first character, when its text maps onto
-    /// the source one character per column (see ``SettingsSite/Entry/textStart``).
-    private func textStart(of node: YAMLNode) -> YAMLMark? {
-        guard node.kind == .scalar, !node.isAlias else { return nil }
-        let text = document.text(node)
-        guard !text.contains(where: \.isNewline) else { return nil }
-        switch node.style {
-        case .plain:
-            return node.mark
-        case .singleQuoted where !text.contains("'"), .doubleQuoted where !text.contains("\"") && !text.contains("\\"):
-            return YAMLMark(line: node.mark.line, column: node.mark.column + 1)
-        default:
-            return nil
-        }
+                      action: YAMLNode) -> SettingsSite {
+        SettingsSite(file: document.file, button: "", plugin: plugin, command: command, commandMark: commandNode.mark,
+                     settingsMark: settings?.key.mark ?? action.mark, entries: settings == nil ? [] : settingsEntries)
     }
 }

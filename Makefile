@@ -55,7 +55,7 @@ INSTALLED_FILES      = $(DESTDIR)$(BINDIR)/deckd $(DESTDIR)$(BINDIR)/deckctl \
                        $(addprefix $(DESTDIR)$(PLUGIN_DIR)/,$(INSTALLED_PLUGIN_FILES))
 INSTALLED_PLUGIN_FILES = counter/plugin.yaml counter/counter counter/deck-plugin-counter hold/plugin.yaml hold/hold.py
 INSTALLED_PLUGIN_FILES += media/plugin.yaml media/media media/deck-plugin-media
-INSTALLED_PLUGIN_FILES += keys/plugin.yaml keys/keys keys/keysyms.txt keys/deck-plugin-keys
+INSTALLED_PLUGIN_FILES += keys/plugin.yaml keys/keys keys/keysyms.txt keys/aliases.txt keys/deck-plugin-keys
 INSTALLED_PLUGIN_FILES += sound/plugin.yaml sound/sound sound/deck-plugin-sound
 INSTALLED_PLUGIN_FILES += obs/plugin.yaml obs/obs obs/deck-plugin-obs
 
@@ -199,7 +199,7 @@ install-files:
 	install -m 644 plugins/media/plugin.yaml "$(DESTDIR)$(PLUGIN_DIR)/media/plugin.yaml"
 	install -m 755 plugins/media/media "$(DESTDIR)$(PLUGIN_DIR)/media/media"
 	install -m 755 -s --strip-program="$(STRIP)" "$(BUILT)/deck-plugin-keys" "$(DESTDIR)$(PLUGIN_DIR)/keys/deck-plugin-keys"
-	install -m 644 plugins/keys/plugin.yaml plugins/keys/keysyms.txt "$(DESTDIR)$(PLUGIN_DIR)/keys/"
+	install -m 644 plugins/keys/plugin.yaml plugins/keys/keysyms.txt plugins/keys/aliases.txt "$(DESTDIR)$(PLUGIN_DIR)/keys/"
 	install -m 755 plugins/keys/keys "$(DESTDIR)$(PLUGIN_DIR)/keys/keys"
 	@test -x "$(BUILT)/deck-plugin-sound" || \
 		{ echo "make install-files: no deck-plugin-sound in BUILT='$(BUILT)'; run make install, which builds it" >&2; exit 1; }

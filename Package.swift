@@ -67,7 +67,8 @@ let package = Package(
                 path: "Modules/DeckProfiles", swiftSettings: strict),
         // deckctl's logic: the control-socket client, show's grid, watch, check.
         .target(name: "DeckControl",
-                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport", "CQRencode"],
+                dependencies: ["DeckCommandLine", "DeckProfiles", "DeckProtocol", "DeckModel", "DeckTransport", "CQRencode",
+                               "DeckPlugins"],
                 path: "Modules/DeckControl", swiftSettings: strict),
 
         // MARK: Command-line tools (no deck module; the parser both deckd and deckctl use)
@@ -188,7 +189,7 @@ let package = Package(
         .testTarget(name: "DeckPluginsTests",
                     dependencies: ["DeckPlugins", "DeckPluginKit", "DeckModel", "DeckProtocol", "DeckTransport",
                                    "DeckTestSupport", "deck-plugin-counter"],
-                    path: "Tests/DeckPluginsTests", swiftSettings: strict),
+                    path: "Tests/DeckPluginsTests", exclude: ["SettingsFixtures"], swiftSettings: strict),
         .testTarget(name: "DeckHostTests",
                     dependencies: ["DeckHost", "DeckProtocol", "DeckModel", "DeckTransport", "DeckSnapshots", "DeckProfiles",
                                    "LockGate", "DeckTestSupport", "deckd"],

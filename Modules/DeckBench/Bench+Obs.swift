@@ -32,7 +32,7 @@ extension Bench {
 
 extension Python {
     /// argv: Tests/obs, deckd, deck-plugin-obs, a work folder, count, warm-up, output file.
-    static let obs = #"""
+    static let obs = deckdHelpers + #"""
     import json, os, random, re, socket, subprocess, sys, time
     support, deckd, plugin, work, count, warm, out = sys.argv[1:8]
     count, warm = int(count), int(warm)
@@ -54,25 +54,8 @@ extension Python {
             "name: default\npages:\n  - buttons:\n"
             "      0: {name: Intro, action: {plugin: obs, command: scene, settings: {scene: Intro, url: \"ws://127.0.0.1:%d\", passwordFile: \"%s\"}}}\n"
             "      1: {name: Live, action: {plugin: obs, command: scene, settings: {scene: Live}}}\n" % (obs.port, secret))
-        log = open(work / "deckd.log", "wb")
-        host = subprocess.Popen([deckd, "--layouts", str(work / "layouts"), "--state", str(work / "state"), "--listen", "127.0.0.1:0",
-                                 "--control", str(work / "control.sock"), "--plugins", str(work / "plugins"), "--no-web"],
-                                stdout=log, stderr=log)
-        deadline = time.time() + 30
-        port = None
-        while time.time() < deadline:
-            text = (work / "deckd.log").read_text(errors="replace")
-            m = re.search(r"127\.0\.0\.1:(\d+) \(devices\)", text)
-            if m and "connected to OBS 2" in text:
-                port = int(m.group(1))
-                break
-            time.sleep(0.05)
-        assert port, "deckd or the plugin did not come up: " + (work / "deckd.log").read_text(errors="replace")[-1500:]
-        device = socket.create_connection(("127.0.0.1", port))
-        device.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        lines = device.makefile("rb")
-        device.sendall(b'{"type":"hello","id":0,"protocol":7,"device":{"name":"bench","kind":"terminal"}}\n')
-        json.loads(lines.readline())
+        host, port = start_deckd(deckd, work, work / "plugins", "connected to OBS 2")
+        device = tcp_device(port)
         watcher = ObsClient(obs.port, obs.password, events=1 << 2)
         version = watcher.request("GetVersion")["responseData"]["obsVersion"]
         # A cut: the event comes on the next frame, not after the default 300 ms fade, so the figure is the deck's.

@@ -44,6 +44,7 @@ package final class Bench {
             section("flood", "a healthy client among flooders") { try measureFlood(deckd: deckd) }
             section("web", "the web deck") { try measureWeb(deckd: deckd) }
             section("obs", "the obs plugin against a real OBS") { try measureObs(deckd: deckd) }
+            section("keys", "the keys plugin against a real X server") { try measureKeys(deckd: deckd) }
         } else {
             section("concurrent", "SQLite reference") { try measureSQLite() }
             if options.only == nil { recordHostMissing("not measurable yet: deckd is not built in \(productsFolder)") }
@@ -60,8 +61,8 @@ package final class Bench {
     }
 
     /// The parts `--only` may name, in the order they run.
-    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "obs", "profile", "start", "status",
-                                   "footprint", "snapshots", "sound"]
+    package static let sections = ["floors", "edits", "tls", "concurrent", "flood", "web", "obs", "keys", "profile", "start",
+                                   "status", "footprint", "snapshots", "sound"]
 
     /// Where deckd and deckctl are: `--products`, else beside deck-bench.
     package var productsFolder: String {

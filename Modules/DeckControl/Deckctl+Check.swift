@@ -1,4 +1,5 @@
 import DeckCommandLine
+import DeckPlugins
 import DeckProfiles
 import Foundation
 
@@ -11,13 +12,16 @@ extension Deckctl {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var failed = false
-        for result in ProfileCheck.check(paths: run.parsed.all(C.files)) {
-            if result.problems.isEmpty {
+        let results = ProfileCheck.check(paths: run.parsed.all(C.files))
+        let settings = settingsProblems(of: results, folders: run.parsed.all(C.pluginFolders))
+        for result in results {
+            let problems = (result.problems + (settings[result.path] ?? [])).sorted()
+            if problems.isEmpty {
                 if !run.json && run.console.interactive { run.console.out("\(result.path): ok") }
                 continue
             }
             failed = true
-            for problem in result.problems {
+            for problem in problems {
                 if run.json, let data = try? encoder.encode(problem) {
                     run.console.out(String(decoding: data, as: UTF8.self))
                 } else {
@@ -26,6 +30,25 @@ extension Deckctl {
             }
         }
         return failed ? .problems : .ok
+    }
+
+    /// The problems of plugin buttons' settings, by the checked path they
+    /// belong to (a broken manifest of a plugin a file uses counts for that
+    /// file), from the manifests of `folders` (none given: deckd's defaults).
+    static func settingsProblems(of results: [ProfileCheck.Result], folders: [String]) -> [String: [FileProblem]] {
+        let environment = ProcessEnvironment.variables
+        let catalog = PluginCatalog.scan(folders: folders.isEmpty ? PluginFolders.defaults(environment: environment) : folders,
+                                         searchPath: environment["PATH"])
+        var found: [String: [FileProblem]] = [:]
+        for result in results {
+            var problems = catalog.settingsProblems(result.settingsSites)
+            for id in Set(result.settingsSites.map(\.plugin)).sorted() {
+                guard let broken = catalog.unavailability(id: id) else { continue }
+                problems += catalog.problems.filter { $0.file == broken.file }
+            }
+            found[result.path] = problems
+        }
+        return found
     }
 
     /// `completion bash`: the completion script made from the declarations.

@@ -187,15 +187,26 @@ enum DeckctlCommands {
                    Example("deckctl --json watch | jq -c 'select(.event == \"press\")'", "only presses, for a script")])
 
     static let files = Argument<String>("FILE", help: "profile files to check", arity: .oneOrMore, completion: .file)
+    static let pluginFolders = Option<String>("plugins", value: "DIR",
+                                              help: "a plugins folder whose manifests declare the settings of plugin buttons "
+                                                  + "(default: the folders deckd reads, $XDG_DATA_HOME/deckd/plugins, then "
+                                                  + "PREFIX/share/deckd/plugins); several are searched in order",
+                                              repeatable: true, completion: .directory,
+                                              validate: { $0.isEmpty ? "must name a folder" : nil })
     static let check = CommandSpec(
         "check", summary: "validates profile files without a running host",
         discussion: """
             Checks profile files without a running host and prints every problem as FILE:LINE:COLUMN: message \
             (with --json, one {"file","line","column","message"} object per line), or FILE: ok for a good file. \
-            Files of one folder that share a profile name are a problem, as the host would refuse one of them.
+            Files of one folder that share a profile name are a problem, as the host would refuse one of them. \
+            The settings of plugin buttons are checked against what the plugins' manifests declare (unknown \
+            settings, wrong types, missing required ones, unknown key names), as deckd reports them when it loads \
+            the profile; a broken manifest of a plugin the files use is a problem too.
             """,
         arguments: [files],
-        examples: [Example("deckctl check ~/.config/deckd/layouts/*.yaml", "check every profile before deckd reads it")],
+        options: [pluginFolders],
+        examples: [Example("deckctl check ~/.config/deckd/layouts/*.yaml", "check every profile before deckd reads it"),
+                   Example("deckctl check --plugins plugins layouts/*.yaml", "check against the plugins of a source tree")],
         notes: [("exit status", "0   every file is good\n65  some file has a problem\n2   usage: a wrong command line")])
 
     static let shell = Argument<String>("SHELL", help: "the shell: bash", completion: .words(["bash"]),

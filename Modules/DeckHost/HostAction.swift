@@ -34,6 +34,10 @@ enum HostAction: Equatable {
     /// first, `deckctl plugins ID --reset`): the shell asks the plugin manager
     /// and hands back ``HostInput/pluginRestarted(_:_:plugin:_:)``.
     case restartPlugin(String, reset: Bool = false, for: ConnectionID, id: RequestID?)
+    /// The settings of plugin buttons in `files` (nil: every file) checked
+    /// against their plugins' declarations; each problem becomes a `.log`
+    /// warning (the profile loads regardless, docs/plugins.md).
+    case checkSettings(files: [String]?)
     /// One step of the stop, in the order the state lists them.
     case stop(StopStep)
     /// What the face table decided (never its `refuse`: the rules answer that).

@@ -86,26 +86,10 @@ public struct HostConfiguration: Sendable, Equatable {
     /// How long a pairing code is good for (WEB.md §3: 5 minutes; hidden `--pairing-lifetime` for tests).
     public var pairingLifetime: Duration
 
-    /// The user's plugins folder, then the example plugins `make install`
-    /// put beside this deckd (`PREFIX/share/deckd/plugins` for
-    /// `PREFIX/bin/deckd`) when that folder exists and is another one.
-    static func defaultPluginFolders(user: String, executable: String? = Self.executablePath()) -> [String] {
-        // PREFIX/bin/deckd → PREFIX: the path without its last two parts.
-        guard let parts = executable?.split(separator: "/", omittingEmptySubsequences: false), parts.count >= 3 else {
-            return [user]
-        }
-        let installed = parts.dropLast(2).joined(separator: "/") + "/share/deckd/plugins"
-        var isFolder = stat()
-        guard installed != user, stat(installed, &isFolder) == 0, isFolder.st_mode & S_IFMT == S_IFDIR else { return [user] }
-        return [user, installed]
-    }
-
-    /// This process's program, as the kernel names it (symbolic links resolved).
-    static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// The user's plugins folder, then the example plugins beside this deckd
+    /// (``PluginFolders/defaults(user:executable:)``, which `deckctl check` uses too).
+    static func defaultPluginFolders(user: String, executable: String? = PluginFolders.executablePath()) -> [String] {
+        PluginFolders.defaults(user: user, executable: executable)
     }
 
     /// The defaults of CLI.md for this user and environment.

@@ -27,6 +27,7 @@ extension HostCore {
         perform(HostAction.log(.info, "plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))"))
         manager.layoutChanged(live.committed.layout)
         refreshHoldSlots()
+        logSettingsProblems()
     }
 
     /// Hands a press of a plugin button to its plugin; how that went is the
@@ -89,9 +90,9 @@ extension HostCore {
         }
     }
 
-    /// Every manifest problem, for `status`.
+    /// Every manifest problem, and every settings problem of the profiles, for `status`.
     var pluginProblems: [Problem] {
-        (inputs.plugins?.catalog.problems ?? []).map(problem)
+        (inputs.plugins?.catalog.problems ?? []).map(problem) + settingsProblems
     }
 }
 

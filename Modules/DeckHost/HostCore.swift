@@ -124,6 +124,8 @@ final class HostCore {
             apply([state.unsupported(message, from: connection)])
         case .applyPlugins(let catalog):
             applyPlugins(catalog)
+        case .checkSettings(let files):
+            logSettingsProblems(of: files)
         case let .restartPlugin(plugin, reset, connection, id):
             let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) {
                 .restarted

@@ -58,6 +58,8 @@ extension HostState {
         var actions: [HostAction] = ProfileCatalog.folderProblems(of: scanned).filter { !known.contains($0) }
             .map { .log(.warning, $0.description) }
         catalog = scanned
+        // Settings are checked against the plugins' manifests, which the shell's plugin manager holds.
+        actions.append(.checkSettings(files: explicit ? nil : changes.added + changes.changed))
         let active = live.head.profile
         let by = connection.flatMap { sessions[$0]?.info }
         let activeFile = scanned.profile(named: active)

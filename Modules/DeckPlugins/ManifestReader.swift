@@ -28,7 +28,7 @@ struct ManifestReader {
     }
 
     private enum CommandKey: String, CaseIterable {
-        case name, title, hold
+        case name, title, hold, settings
     }
 
     /// The manifest, or nil when there is any problem (then ``problems``
@@ -71,7 +71,7 @@ struct ManifestReader {
     /// Keys starting with `x-` are ignored when `extensions` is true (a place
     /// for anchors, as in profiles). Returns the keys typos stand for too, so
     /// 'exce' is not followed by "needs exec" as well.
-    private mutating func fields<K: CaseIterable & RawRepresentable<String> & Hashable>(
+    mutating func fields<K: CaseIterable & RawRepresentable<String> & Hashable>(
         of mapping: YAMLNode, in context: String, as _: K.Type, extensions: Bool = false
     ) -> (found: [K: Pair], suggested: Set<K>) {
         var found: [K: Pair] = [:]
@@ -242,19 +242,20 @@ struct ManifestReader {
         let (fields, suggested) = self.fields(of: node, in: "command", as: CommandKey.self)
         let title = optionalText(fields[.title], "title")
         let hold = optionalBool(fields[.hold], "hold")
+        let settings = readDeclarations(fields[.settings])
         guard let name = requiredText(fields[.name], "name", missing: "command needs a name", owner: node,
                                       typo: suggested.contains(.name)),
-              let nameNode = fields[.name]?.value, let hold else { return nil }
-        return (PluginCommand(name: name, title: title, hold: hold), nameNode.mark)
+              let nameNode = fields[.name]?.value, let hold, let settings else { return nil }
+        return (PluginCommand(name: name, title: title, hold: hold, settings: settings.declared), nameNode.mark)
     }
 
     // MARK: Text
 
-    private mutating func report(_ message: String, at node: YAMLNode) {
+    mutating func report(_ message: String, at node: YAMLNode) {
         report(message, at: node.mark)
     }
 
-    private mutating func report(_ message: String, at mark: YAMLMark) {
+    mutating func report(_ message: String, at mark: YAMLMark) {
         problems.append(document.problem(message, at: mark))
     }
 
@@ -279,7 +280,7 @@ struct ManifestReader {
 
     /// An optional YAML boolean (`true`, `false`, and YAML 1.1's `yes`/`no`…):
     /// false when absent or null, nil (reported) when anything else.
-    private mutating func optionalBool(_ pair: Pair?, _ field: String) -> Bool? {
+    mutating func optionalBool(_ pair: Pair?, _ field: String) -> Bool? {
         guard let pair, !document.isNull(pair.value) else { return false }
         if pair.value.kind == .scalar, case .success(.bool(let value)) = document.scalar(pair.value) { return value }
         let written = pair.value.kind == .scalar ? "'\(document.text(pair.value))'" : pair.value.kindDescription

@@ -71,12 +71,16 @@ public struct PluginCommand: Hashable, Sendable {
     /// its `down` and `up`, and a hold on it does not open settings
     /// (PLUGINS.md §1, PROTOCOL.md §5 `holdSlots`).
     public var hold: Bool
+    /// The settings a button of this command may give, by key; nil when the
+    /// manifest declares none (then any settings are handed on unchecked).
+    public var settings: [String: SettingDeclaration]?
 
     /// Makes a command entry.
-    public init(name: String, title: String? = nil, hold: Bool = false) {
+    public init(name: String, title: String? = nil, hold: Bool = false, settings: [String: SettingDeclaration]? = nil) {
         self.name = name
         self.title = title
         self.hold = hold
+        self.settings = settings
     }
 }
 

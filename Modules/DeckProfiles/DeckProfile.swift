@@ -34,15 +34,18 @@ public struct DeckProfile: Hashable, Sendable {
 
     /// The profile or every problem, and where `name:` is (for problems the
     /// folder finds later, such as a name two files share).
-    static func read(_ bytes: [UInt8], file: String) -> (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?) {
+    static func read(_ bytes: [UInt8], file: String) -> Reading {
         // Never given up, so always read to the end.
-        read(bytes, file: file, giveUpWhen: { false }) ?? (nil, [], nil)
+        read(bytes, file: file, giveUpWhen: { false }) ?? (nil, [], nil, [])
     }
+
+    /// The profile or every problem, where `name:` is, and where each plugin
+    /// button's settings are (``SettingsSite``, once each).
+    typealias Reading = (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?, sites: [SettingsSite])
 
     /// ``read(_:file:)`` that gives up, returning nil, once `superseded` says
     /// so (checked as the YAML is parsed, and before the layout is read).
-    static func read(_ bytes: [UInt8], file: String, giveUpWhen superseded: @escaping @Sendable () -> Bool)
-        -> (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)? {
+    static func read(_ bytes: [UInt8], file: String, giveUpWhen superseded: @escaping @Sendable () -> Bool) -> Reading? {
         var limits = YAMLLimits()
         limits.maxBytes = maximumFileBytes
         limits.giveUp = superseded
@@ -50,7 +53,8 @@ public struct DeckProfile: Hashable, Sendable {
         if document.abandoned || superseded() { return nil }
         var reader = ProfileReader(document: document)
         let profile = reader.read(defaultName: stem(of: file))
-        return (profile, reader.problems, reader.nameMark)
+        var seen: Set<SettingsSite> = []
+        return (profile, reader.problems, reader.nameMark, reader.settingsSites.filter { seen.insert($0).inserted })
     }
 
     /// Parses and checks profile YAML held in a string.

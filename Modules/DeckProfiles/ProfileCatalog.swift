@@ -15,6 +15,9 @@ public struct ProfileCatalog: Hashable, Sendable {
         let nameMark: YAMLMark?
         /// False when the file could not be read (its fingerprint is then a stand-in).
         let wasRead: Bool
+        /// Where each plugin button's settings are written, for the check
+        /// against the plugins' declarations (empty for an unread file).
+        package var settingsSites: [SettingsSite] = []
     }
 
     /// The folder scanned.

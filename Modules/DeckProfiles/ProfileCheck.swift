@@ -15,6 +15,9 @@ public enum ProfileCheck {
         public let problems: [FileProblem]
         /// The profile, when the file is good.
         public let profile: DeckProfile?
+        /// Where each plugin button's settings are written (for
+        /// `deckctl check --plugins`), when the file could be read.
+        package var settingsSites: [SettingsSite] = []
     }
 
     /// Checks each file, in the order given. Besides each file's own problems,
@@ -36,7 +39,12 @@ public enum ProfileCheck {
                     named.file = path
                     return named
                 }
-                return Result(path: path, problems: problems, profile: earlier.profile)
+                let sites = earlier.settingsSites.map { site in
+                    var named = site
+                    named.file = path
+                    return named
+                }
+                return Result(path: path, problems: problems, profile: earlier.profile, settingsSites: sites)
             }
             let result = checkOne(path, realPath: real, maxLayoutBytes: maxLayoutBytes, owners: &owners)
             if let real { done[real] = result }
@@ -48,24 +56,26 @@ public enum ProfileCheck {
     /// an earlier file of its folder.
     private static func checkOne(_ path: String, realPath real: String?, maxLayoutBytes: Int,
                                  owners: inout [String: String]) -> Result {
-        let outcome: (profile: DeckProfile?, problems: [FileProblem], nameMark: YAMLMark?)
+        let outcome: DeckProfile.Reading
         do throws(DeckProfilesError) {
             outcome = DeckProfile.read(try ProfileFile.readProfileBytes(path), file: path)
         } catch {
             return Result(path: path, problems: error.problems, profile: nil)
         }
-        guard let profile = outcome.profile else { return Result(path: path, problems: outcome.problems, profile: nil) }
+        guard let profile = outcome.profile else {
+            return Result(path: path, problems: outcome.problems, profile: nil, settingsSites: outcome.sites)
+        }
         if let problem = FileProblem.tooBigToSend(profile, file: path, maxLayoutBytes: maxLayoutBytes) {
-            return Result(path: path, problems: [problem], profile: nil)
+            return Result(path: path, problems: [problem], profile: nil, settingsSites: outcome.sites)
         }
         let folder = (real ?? path).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let key = folder + "\u{0}" + profile.name
         guard let owner = owners[key] else {
             owners[key] = path
-            return Result(path: path, problems: [], profile: profile)
+            return Result(path: path, problems: [], profile: profile, settingsSites: outcome.sites)
         }
         let problem = FileProblem.sharedName(profile.name, in: path, at: outcome.nameMark, owner: owner)
-        return Result(path: path, problems: [problem], profile: nil)
+        return Result(path: path, problems: [problem], profile: nil, settingsSites: outcome.sites)
     }
 
     /// The canonical absolute path of an existing file, or nil.

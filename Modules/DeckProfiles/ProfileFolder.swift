@@ -98,7 +98,8 @@ public struct ProfileFolder: Hashable, Sendable {
             } catch {
                 let problem = FileProblem.unreadable(filePath, reason: error.reason)
                 files.append(ProfileCatalog.File(path: filePath, fingerprint: FileFingerprint(file: name, crc32: 0, bytes: 0),
-                                                 profile: nil, problems: [problem], nameMark: nil, wasRead: false))
+                                                 profile: nil, problems: [problem], nameMark: nil, wasRead: false,
+                                                 settingsSites: []))
                 continue
             }
             let fingerprint = FileFingerprint(file: name, contents: bytes)
@@ -110,10 +111,11 @@ public struct ProfileFolder: Hashable, Sendable {
             guard var outcome = DeckProfile.read(bytes, file: filePath, giveUpWhen: superseded) else { return nil }
             if let profile = outcome.profile, let maxLayoutBytes,
                let problem = FileProblem.tooBigToSend(profile, file: filePath, maxLayoutBytes: maxLayoutBytes) {
-                outcome = (nil, [problem], outcome.nameMark)
+                outcome = (nil, [problem], outcome.nameMark, outcome.sites)
             }
             files.append(ProfileCatalog.File(path: filePath, fingerprint: fingerprint, profile: outcome.profile,
-                                             problems: outcome.problems, nameMark: outcome.nameMark, wasRead: true))
+                                             problems: outcome.problems, nameMark: outcome.nameMark, wasRead: true,
+                                             settingsSites: outcome.sites))
         }
         return ProfileCatalog(folder: path, files: files)
     }

@@ -93,7 +93,9 @@ extension ProfileReader {
         }
         let label = requiredText(name, "name", missing: "button needs a name", owner: node, typo: typos.contains(.name))
         let iconText = optionalText(icon, "icon")
+        let sitesBefore = settingsSites.count
         let deed = readActionField(action, of: node, typo: typos.contains(.action))
+        if settingsSites.count > sitesBefore, let label { settingsSites[settingsSites.count - 1].button = label }
         let looks = readStyle(style)
         let stateList = readStates(states)
         guard let label, let deed, let stateList else { return nil }
@@ -171,7 +173,9 @@ extension ProfileReader {
             let command = requiredText(found[.command], "command", missing: "plugin action needs a command", owner: node,
                                        typo: typos.contains(.command))
             let settings = found[.settings].flatMap { readSettings($0) }
-            guard let id, let command else { return nil }
+            guard let id, let command, let commandNode = found[.command]?.value else { return nil }
+            settingsSites.append(settingsSite(plugin: id, command: command, commandNode: commandNode, settings: found[.settings],
+                                              action: node))
             return .plugin(id: id, command: command, settings: settings)
         }
     }
@@ -219,6 +223,7 @@ extension ProfileReader {
     // MARK: Plugin settings
 
     private mutating func readSettings(_ pair: Pair) -> [String: DeckValue]? {
+        settingsEntries.removeAll(keepingCapacity: true)
         let node = pair.value
         if document.isNull(node) { return nil }
         guard node.kind == .mapping else {
@@ -275,7 +280,12 @@ extension ProfileReader {
                 continue
             }
             firstLines[name] = key.mark.line
-            object[name] = readValue(value, depth: depth)
+            let read = readValue(value, depth: depth)
+            object[name] = read
+            if depth == 1 {
+                settingsEntries.append(SettingsSite.Entry(key: name, keyMark: key.mark, value: read, valueMark: value.mark,
+                                                          style: value.style, isAlias: value.isAlias))
+            }
         }
         return object
     }

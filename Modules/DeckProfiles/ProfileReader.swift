@@ -16,6 +16,11 @@ struct ProfileReader {
     private var slotLines: [Int] = []
     /// Where `name:` gives the profile's name, for problems about the name itself.
     private(set) var nameMark: YAMLMark?
+    /// Where each plugin button's settings are written, for the check
+    /// against its plugin's declarations (``SettingsSite``).
+    var settingsSites: [SettingsSite] = []
+    /// The top-level entries of the settings mapping read last (for its site).
+    var settingsEntries: [SettingsSite.Entry] = []
 
     init(document: YAMLDocument) {
         self.document = document

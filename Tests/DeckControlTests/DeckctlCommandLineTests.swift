@@ -27,7 +27,8 @@ struct DeckctlCommandLineTests {
         #expect(synopsis("press") == "deckctl press PAGE INDEX [--down | --up]")
         #expect(synopsis("snapshots") == "deckctl snapshots [--profile P]")
         #expect(synopsis("export") == "deckctl export [--profile P] [-o FILE]")
-        #expect(synopsis("check") == "deckctl check FILE…")
+        // CLI.md gives `check FILE…`; `--plugins DIR` (issue 25) adds the manifests that declare settings.
+        #expect(synopsis("check") == "deckctl check FILE… [--plugins DIR]…")
         #expect(synopsis("show") == "deckctl show [PAGE] [--columns N]")
     }
 

@@ -48,6 +48,7 @@ struct InstallTests {
                                                     "share/deckd/plugins/counter/plugin.yaml",
                                                     "share/deckd/plugins/hold/hold.py",
                                                     "share/deckd/plugins/hold/plugin.yaml",
+                                                    "share/deckd/plugins/keys/aliases.txt",
                                                     "share/deckd/plugins/keys/deck-plugin-keys",
                                                     "share/deckd/plugins/keys/keys",
                                                     "share/deckd/plugins/keys/keysyms.txt",

@@ -111,7 +111,7 @@ import Testing
         ("id: x\nexec: [no-such-program-anywhere]\n", ["2:8: exec: 'no-such-program-anywhere' is neither in the plugin's folder (FOLDER) nor on PATH"]),
         // commands
         ("id: x\nexec: [run]\ncommands: {increment: {}}\n", ["3:11: commands must be a list such as [{name: increment}], not a mapping"]),
-        ("id: x\nexec: [run]\ncommands:\n  - {nmae: a}\n", ["4:6: unknown key 'nmae' in command (expected name, title, hold)"]),
+        ("id: x\nexec: [run]\ncommands:\n  - {nmae: a}\n", ["4:6: unknown key 'nmae' in command (expected name, title, hold, settings)"]),
         ("id: x\nexec: [run]\ncommands:\n  - {title: T}\n", ["4:5: command needs a name"]),
         ("id: x\nexec: [run]\ncommands:\n  - {name: a}\n  - a\n", ["5:5: command 'a' is listed twice (first at line 4)"]),
         ("id: x\nexec: [run]\ncommands: [~]\n", ["3:12: a command must be a mapping such as {name: increment}, not nothing"]),

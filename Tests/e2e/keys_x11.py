@@ -113,5 +113,6 @@ def keys_plugin_folder(root: Path, bindir: Path) -> Path:
     repo = HERE.parents[1] / "plugins" / "keys"
     manifest = (repo / "plugin.yaml").read_text().replace("exec: [./keys]", f"exec: [{bindir / 'deck-plugin-keys'}]")
     (folder / "plugin.yaml").write_text(manifest)
-    shutil.copy(repo / "keysyms.txt", folder / "keysyms.txt")
+    for words in ("keysyms.txt", "aliases.txt"):  # the words of press's keys setting (plugin.yaml)
+        shutil.copy(repo / words, folder / words)
     return folder.parent

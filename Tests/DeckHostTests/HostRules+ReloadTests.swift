@@ -38,9 +38,26 @@ struct HostRulesReloadTests {
         return jobs[0]
     }
 
+    /// The scan's outcome, without the `.checkSettings` every applied scan
+    /// asks for (``reloadAsksForTheSettingsOfWhatItRead()`` tests that one).
     static func finished(_ host: inout HostState, _ job: DiskJob, _ catalog: ProfileCatalog?,
                          plugins: PluginCatalog? = nil) -> [HostAction] {
+        finishedWithSettings(&host, job, catalog, plugins: plugins).filter {
+            if case .checkSettings = $0 { false } else { true }
+        }
+    }
+
+    static func finishedWithSettings(_ host: inout HostState, _ job: DiskJob, _ catalog: ProfileCatalog?,
+                                     plugins: PluginCatalog? = nil) -> [HostAction] {
         host.handle(.diskFinished(job.id, .scanned(LayoutScan(profiles: .success(catalog), plugins: plugins))))
+    }
+
+    @Test func reloadAsksForTheSettingsOfWhatItRead() throws {
+        var host = try R.host()
+        let job = try Self.scan(host.handle(.request(R.control, R.message(.reload))))
+        let actions = Self.finishedWithSettings(&host, job, Self.catalog([try Self.file("default", ["A"])]))
+        // An explicit reload checks every file; the checking is the shell's (the plugin manifests live there).
+        #expect(actions.first == .checkSettings(files: nil))
     }
 
     /// The control client's reload, its scan finished with `catalog`.

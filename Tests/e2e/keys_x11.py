@@ -45,8 +45,19 @@ class Xvfb:
         subprocess.run(["setxkbmap", "-layout", name], env=self.env, check=True)
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait(10)
+        end(self.proc)
+
+
+def end(proc, grace=2.0):
+    """SIGTERM, then SIGKILL after a short wait: a child of a Swift test
+    inherits a blocked SIGTERM (docs/reliability.md), and a recorder or Xvfb
+    left running would keep the bench's output pipe open."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 class Recorder:
@@ -102,8 +113,7 @@ class Recorder:
 
     def stop(self):
         self.proc.stdin.close()
-        self.proc.terminate()
-        self.proc.wait(10)
+        end(self.proc)
 
 
 def keys_plugin_folder(root: Path, bindir: Path) -> Path:

@@ -102,7 +102,8 @@ int main(void) {
         }
         if (xcb_connection_has_error(c)) return 0;
         if (poll(fds, 2, -1) < 0) continue;
-        if (fds[1].revents & POLLIN) {
+        // A closed stdin is POLLHUP without POLLIN: without it the loop would spin once its reader is gone.
+        if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
             if (!fgets(line, sizeof line, stdin)) return 0;
             if (strncmp(line, "keymap", 6) == 0) {
                 xcb_query_keymap_reply_t *reply = xcb_query_keymap_reply(c, xcb_query_keymap(c), NULL);

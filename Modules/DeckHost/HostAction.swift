@@ -23,10 +23,6 @@ enum HostAction: Equatable {
     case perform(Effect)
     /// Stops reading from a connection for `because` (``ReadGate``).
     case pauseReading(ConnectionID, because: ReadGate.Reason)
-    /// A control request whose rules had not moved into ``HostState``; every
-    /// request is decided there now, so the rules never return it (kept for
-    /// the tests that name it; the shell answers `unsupported`).
-    case control(ConnectionID, ClientMessage)
     /// A fresh scan of the plugins folders replaces the plugin manager's
     /// (failed plugins may start again), then the hold slots are relabelled.
     case applyPlugins(PluginCatalog)

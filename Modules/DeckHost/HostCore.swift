@@ -119,9 +119,6 @@ final class HostCore {
             perform(effect)
         case let .pauseReading(connection, reason):
             sessions[connection]?.hold(reason)
-        case let .control(connection, message):
-            // The rules decide every request now and never ask for this.
-            apply([state.unsupported(message, from: connection)])
         case .applyPlugins(let catalog):
             applyPlugins(catalog)
         case .checkSettings(let files):

@@ -74,12 +74,6 @@ extension HostState {
         }
     }
 
-    /// A request the host does not serve: `unsupported`, naming it.
-    func unsupported(_ message: ClientMessage, from connection: ConnectionID) -> HostAction {
-        refused(ProtocolError(.unsupported, "\(message.kind.rawValue) is not a control request", id: message.id),
-                request: message.kind.rawValue, by: connection)
-    }
-
     /// While locked, a gated request is refused (`error locked`, then the
     /// layout to the refused sender only, §6); nil when it may go on.
     func refusedByLock(_ kind: RequestKind, id: RequestID?, from connection: ConnectionID) -> HostAction? {

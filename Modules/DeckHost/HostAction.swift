@@ -34,9 +34,12 @@ enum HostAction: Equatable {
     /// against their plugins' declarations; each problem becomes a `.log`
     /// warning (the profile loads regardless, docs/plugins.md).
     case checkSettings(files: [String]?)
+    /// Arms `timer`: ``HostInput/timerFired(_:)`` comes back after `after`.
+    case armTimer(HostTimer, after: Duration)
     /// One step of the stop, in the order the state lists them.
     case stop(StopStep)
-    /// What the face table decided (never its `refuse`: the rules answer that).
+    /// What the face table decided (never its `refuse`, which the rules
+    /// answer, nor `scheduleFrame`, which is `.armTimer(.faceFrame, …)`).
     case face(FaceAction)
     /// The plugins follow the committed layout: their buttons, titles, and a
     /// start when one is first needed (the plugin manager knows which plugins).
@@ -63,8 +66,6 @@ enum StopStep: Equatable {
     case releaseCommits
     /// Send ``HostInput/stopProgress(pluginsStopped:)`` now.
     case checkProgress
-    /// Send ``HostInput/stopDeadline(pluginsStopped:)`` after `after`.
-    case armDeadline(after: Duration)
     /// Kill what is left of the follows, stop reading signals, stop the loop.
     case stopLoop
 }

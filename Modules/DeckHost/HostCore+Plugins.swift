@@ -9,14 +9,13 @@ extension HostCore {
     /// the live layout uses start now, the others when a button needs them.
     func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
         // The manager's news, as the rules' inputs.
+        let inbox = self.inbox
         let events = PluginManager.Events(
-            log: { [weak self] level, message in self?.handle(.plugin(.log(LogLevel(rawValue: level.rawValue) ?? .info, message))) },
-            titleChanged: { [weak self] page, index, title in
-                self?.handle(.plugin(.title(DeckSlot(page: page, index: index), title)))
-            },
-            statusChanged: { [weak self] status in self?.handle(.plugin(.status(status))) },
-            faceMessage: { [weak self] plugin, buttons, message in self?.handle(.plugin(.face(plugin: plugin, buttons, message))) },
-            processEnded: { [weak self] plugin in self?.handle(.plugin(.ended(plugin))) })
+            log: { level, message in inbox.post(.plugin(.log(LogLevel(rawValue: level.rawValue) ?? .info, message))) },
+            titleChanged: { page, index, title in inbox.post(.plugin(.title(DeckSlot(page: page, index: index), title))) },
+            statusChanged: { status in inbox.post(.plugin(.status(status))) },
+            faceMessage: { plugin, buttons, message in inbox.post(.plugin(.face(plugin: plugin, buttons, message))) },
+            processEnded: { plugin in inbox.post(.plugin(.ended(plugin))) })
         var policy = services.configuration.pluginPolicy
         policy.stateRoot = policy.stateRoot ?? services.configuration.state + "/plugins"
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
@@ -30,27 +29,20 @@ extension HostCore {
         logSettingsProblems()
     }
 
-    /// Hands a press of a plugin button to its plugin; how that went is the
-    /// press's `action` event.
+    /// Hands a press of a plugin button to its plugin; the manager's word on
+    /// it comes back as ``PluginInput/pressResult(_:_:)`` (the rules make it
+    /// the press's `action` event).
     func pressPlugin(_ request: ActionRequest, plugin id: String, command: String, settings: [String: DeckValue]?) {
         guard let plugins = inputs.plugins else {
-            actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
+            handle(.plugin(.pressWithoutManager(request)))
             return
         }
         let press = PluginPress(phase: PluginPress.Phase(rawValue: request.phase.rawValue) ?? .tap, command: command,
                                 settings: settings ?? [:],
                                 button: PluginButtonReference(page: request.page, index: request.index, name: request.button.name),
                                 device: request.by.map { PluginDevice(name: $0.name, kind: $0.kind) })
-        plugins.press(plugin: id, press) { [weak self] result in
-            switch result {
-            case .delivered:
-                self?.actionEnded(request, .delivered)
-            case .unavailable(let reason):
-                self?.actionEnded(request, .pluginUnavailable(plugin: id), detail: reason)
-            case .dropped(let reason):
-                self?.actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)"))
-            }
-        }
+        let inbox = self.inbox
+        plugins.press(plugin: id, press) { result in inbox.post(.plugin(.pressResult(request, result))) }
     }
 
     /// A scan of the plugins folders, to run on the disk thread (`deckctl

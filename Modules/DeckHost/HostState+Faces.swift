@@ -17,6 +17,11 @@ enum PluginInput: Equatable {
     case face(plugin: String, [PluginButton], PluginMessage)
     /// A plugin's process ended: the faces it set fall back.
     case ended(String)
+    /// What became of a press handed to the plugin manager (``Effect/pressPlugin(_:)``).
+    case pressResult(ActionRequest, PluginPressResult)
+    /// A press reached the shell when no plugin manager was there (the host
+    /// is stopping, or the plugins have not started yet).
+    case pressWithoutManager(ActionRequest)
 }
 
 extension HostState {
@@ -25,12 +30,15 @@ extension HostState {
     mutating func feedFaces(_ input: FaceInput, refused: inout (code: ErrorCode, message: String)?) -> [HostAction] {
         var actions: [HostAction] = []
         for action in faces.handle(input) {
-            guard case let .refuse(code, message) = action else {
+            switch action {
+            case let .refuse(code, message):
+                refused = (code, message)
+                if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
+            case .scheduleFrame:
+                actions.append(.armTimer(.faceFrame, after: Self.faceFrame))
+            default:
                 actions.append(.face(action))
-                continue
             }
-            refused = (code, message)
-            if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
         }
         return actions
     }
@@ -83,6 +91,11 @@ extension HostState {
             }
         case .ended(let plugin):
             return feedFaces(.pluginEnded(plugin))
+        case let .pressResult(request, result):
+            return Self.pressEnded(request, result)
+        case .pressWithoutManager(let request):
+            guard case let .plugin(id, _, _) = request.button.action else { return [] }
+            return Self.actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
         }
     }
 

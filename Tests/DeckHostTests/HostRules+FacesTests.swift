@@ -21,7 +21,7 @@ struct HostRulesFacesTests {
     /// A title change while no frame runs: the face and the title go out at once, and a frame starts.
     static func shownAtOnce(_ page: Int, _ index: Int, _ title: String) -> [HostAction] {
         [.face(.sendFace(ButtonFace(page: page, index: index, title: title))),
-         .face(.sendTitle(DeckSlot(page: page, index: index), title)), .face(.scheduleFrame)]
+         .face(.sendTitle(DeckSlot(page: page, index: index), title)), .armTimer(.faceFrame, after: .milliseconds(16))]
     }
 
     @Test func setFaceChangesTheFaceThenAnswersOk() throws {
@@ -38,7 +38,7 @@ struct HostRulesFacesTests {
         _ = host.handle(Self.setFace(0, 0, title: "Home"))
         let second = host.handle(Self.setFace(0, 1, title: "Shell"))
         #expect(second.allSatisfy { if case .face = $0 { false } else { true } })
-        #expect(Array(host.handle(.faceFrame).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
+        #expect(Array(host.handle(.timerFired(.faceFrame)).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
     }
 
     @Test(arguments: [
@@ -72,7 +72,7 @@ struct HostRulesFacesTests {
         var host = try R.host()
         let buttons = [PluginButton(page: 0, index: 4, name: "Talk", command: "hold"), PluginButton(page: 0, index: 0, name: "Files", command: "hold")]
         let now = host.handle(.plugin(.face(plugin: "talk", buttons, .showOk(target: .matching(command: "hold")))))
-        let tick = host.handle(.faceFrame)
+        let tick = host.handle(.timerFired(.faceFrame))
         let sent = (now + tick).compactMap { if case .face(.sendFace(let face)) = $0 { face } else { nil } }
         #expect(sent.map { "\($0.page)/\($0.index)" }.sorted() == ["0/0", "0/4"])
     }
@@ -154,7 +154,7 @@ struct HostRulesFacesTests {
     @Test func aFaceOfAButtonTheCommitRemovedIsCleared() throws {
         var host = try R.host()
         _ = host.handle(Self.setFace(0, 0, title: "Home"))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(.timerFired(.faceFrame))
         let layout = try Fixture.layout(["Other"])
         let next = host.live.advance(layout: layout, edits: [])
         _ = host.handle(.committed(next, written: nil, holdSlots: []))

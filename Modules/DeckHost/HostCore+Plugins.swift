@@ -5,8 +5,9 @@ import DeckProtocol
 import DeckTransport
 
 extension HostCore {
-    /// Starts plugin supervision with the manifests found at start; plugins
-    /// the live layout uses start now, the others when a button needs them.
+    /// Starts plugin supervision with the manifests found at start; the
+    /// rules then hand each plugin the live layout's buttons (plugins with
+    /// buttons start now, the others when a button needs them).
     func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
         // The manager's news, as the rules' inputs.
         let inbox = self.inbox
@@ -22,11 +23,7 @@ extension HostCore {
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
                                     policy: policy, events: events)
         inputs.plugins = manager
-        let folders = services.configuration.plugins.joined(separator: ", ")
-        perform(HostAction.log(.info, "plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))"))
-        manager.layoutChanged(live.committed.layout)
-        refreshHoldSlots()
-        logSettingsProblems()
+        handle(.pluginsStarted(catalog, folders: services.configuration.plugins))
     }
 
     /// Hands a press of a plugin button to its plugin; the manager's word on
@@ -53,26 +50,6 @@ extension HostCore {
         return { PluginCatalog.scan(folders: folders, searchPath: searchPath) }
     }
 
-    /// Applies a fresh scan of the plugins folders (failed plugins may start again).
-    func applyPlugins(_ catalog: PluginCatalog) {
-        guard let plugins = inputs.plugins else { return }
-        plugins.reload(catalog)
-        perform(HostAction.log(.info, "reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))"))
-        refreshHoldSlots()
-    }
-
-    /// The plugins changed: a layout with the new `holdSlots` to everyone
-    /// when they differ (the same revision: they are not part of the layout).
-    func refreshHoldSlots() {
-        do {
-            if try live.relabel(holdSlots: inputs.plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
-                perform(.broadcastLayout)
-            }
-        } catch {
-            perform(HostAction.log(.error, "could not encode the layout of revision \(live.committed.revision): \(error)"))
-        }
-    }
-
     /// The titles faces show now, to a client below level 8 that just
     /// joined (or subscribed); level 8 has them in its welcome's `faces`.
     func sendTitles(to id: ConnectionID) {
@@ -80,11 +57,6 @@ extension HostCore {
         for face in faces.current where face.title != nil {
             send(.buttonState(page: face.page, index: face.index, title: face.title), to: id)
         }
-    }
-
-    /// Every manifest problem, and every settings problem of the profiles, for `status`.
-    var pluginProblems: [Problem] {
-        (inputs.plugins?.catalog.problems ?? []).map(problem) + settingsProblems
     }
 }
 

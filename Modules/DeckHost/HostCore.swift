@@ -128,9 +128,9 @@ final class HostCore: HostInputSink {
         case let .pauseReading(connection, reason):
             sessions[connection]?.hold(reason)
         case .applyPlugins(let catalog):
-            applyPlugins(catalog)
-        case .checkSettings(let files):
-            logSettingsProblems(of: files)
+            inputs.plugins?.reload(catalog)
+        case let .pluginButtons(plugin, buttons):
+            inputs.plugins?.setButtons(buttons, for: plugin)
         case let .restartPlugin(plugin, reset, connection, id):
             let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) {
                 .restarted
@@ -145,8 +145,6 @@ final class HostCore: HostInputSink {
             perform(step)
         case .face(let action):
             perform(action)
-        case .layoutToPlugins(let layout):
-            inputs.plugins?.layoutChanged(layout)
         case .follow(let action):
             inputs.follows?.perform(action)
         }
@@ -259,7 +257,7 @@ final class HostCore: HostInputSink {
     private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
         if let state = outcome.live {
             // Committed, and followed by the plugins, faces and follows, before its effects.
-            handleInPlace(.committed(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? []))
+            handleInPlace(.committed(state, written: written))
         }
         for effect in outcome.effects { perform(effect) }
     }

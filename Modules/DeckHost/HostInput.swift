@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPlugins
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -55,9 +56,10 @@ enum HostInput {
     case folderWatch(FolderWatchNews)
     /// A component's own line for the log (the follow runner's trouble).
     case log(LogLevel, String)
-    /// A state reached the disk and its outcome is being performed (before
-    /// its effects); `holdSlots` are the installed plugins' hold buttons in it.
-    case committed(LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot])
+    /// A state reached the disk and its outcome is being performed (before its effects).
+    case committed(LiveState, written: DeckSnapshots.SnapshotInfo?)
+    /// The plugin manager started with the plugins `catalog` found in `folders`.
+    case pluginsStarted(PluginCatalog, folders: [String])
 }
 
 /// What the layouts folder's watch reports besides saves (``ProfileWatcher``).

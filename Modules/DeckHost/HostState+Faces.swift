@@ -112,19 +112,19 @@ extension HostState {
     }
 
     /// A state reached the disk and is performed: it becomes `committed`
-    /// (its lines encoded once, with the plugins' hold slots), then the
-    /// plugins, the faces and the follow commands follow the new layout —
+    /// (its lines encoded once, with the installed plugins' hold slots), then
+    /// the plugins whose buttons changed, the faces and the follow commands follow the new layout —
     /// all of them (a new `source` or profile: the profile went live again)
     /// or, after an edit, only the follows whose button changed.
-    mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot]) -> [HostAction] {
+    mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?) -> [HostAction] {
         let old = live.committed
         var actions: [HostAction] = []
         do {
-            try live.commit(state, written: written, holdSlots: holdSlots)
+            try live.commit(state, written: written, holdSlots: plugins.holdSlots(in: state.layout))
         } catch {
             actions.append(.log(.error, "could not encode the layout of revision \(state.revision): \(error)"))
         }
-        actions.append(.layoutToPlugins(state.layout))
+        actions += pluginsFollow(state.layout)
         actions += feedFaces(.layoutChanged(state.layout))
         return actions + followsFollow(state.layout, restart: old.profile != state.profile || old.source != state.source)
     }

@@ -21,8 +21,12 @@ struct HostState {
     var lock = LockState()
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
-    /// The layouts folder as last scanned.
-    var catalog: ProfileCatalog
+    /// The layouts folder as last scanned (its settings checked against the plugins' manifests as it changes).
+    var catalog: ProfileCatalog {
+        didSet { plugins.check(catalog) }
+    }
+    /// The installed plugins' manifests, what each plugin was told, the settings problems.
+    var plugins = InstalledPlugins()
     /// What `status` shows in `notices`.
     var notices: Notices
     /// Running, stopping, stopped (and the exit status).
@@ -127,8 +131,10 @@ struct HostState {
             return folderWatch(news)
         case let .log(level, message):
             return [.log(level, message)]
-        case let .committed(state, written, holdSlots):
-            return committed(state, written: written, holdSlots: holdSlots)
+        case let .committed(state, written):
+            return committed(state, written: written)
+        case let .pluginsStarted(catalog, folders):
+            return pluginsStarted(catalog, folders: folders)
         }
     }
 

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPlugins
 import DeckPluginKit
 import DeckProtocol
 import DeckSnapshots
@@ -127,9 +128,9 @@ struct HostRulesFacesTests {
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(!host.handle(.committed(next, written: nil, holdSlots: [])).contains { if case .follow = $0 { true } else { false } })
+        #expect(!host.handle(.committed(next, written: nil)).contains { if case .follow = $0 { true } else { false } })
         let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
-        #expect(host.handle(.committed(reloaded, written: nil, holdSlots: [])).contains(.follow(.terminate(1))))
+        #expect(host.handle(.committed(reloaded, written: nil)).contains(.follow(.terminate(1))))
     }
 
     @Test func anEditsCommitIsFollowedWithoutRestartingTheFollows() throws {
@@ -138,16 +139,19 @@ struct HostRulesFacesTests {
         var edited = state.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(host.handle(.committed(next, written: nil, holdSlots: [])) == [.layoutToPlugins(edited)])
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
+        // Talk's plugin is told nothing: its buttons did not change.
+        #expect(host.handle(.committed(next, written: nil)) == [])
         #expect(host.live.committed == next)
     }
 
     @Test func anotherProfilesCommitGoesToThePlugins() throws {
         var host = try R.host()
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         let layout = try Fixture.layout(["S"])
         let next = host.live.advance(layout: layout, profile: "stream", edits: [])
-        let actions = host.handle(.committed(next, written: nil, holdSlots: []))
-        #expect(actions == [.layoutToPlugins(layout)])
+        let actions = host.handle(.committed(next, written: nil))
+        #expect(actions == [.pluginButtons("talk", [])])
         #expect(host.live.committed.profile == "stream")
     }
 
@@ -157,7 +161,7 @@ struct HostRulesFacesTests {
         _ = host.handle(.timerFired(.faceFrame))
         let layout = try Fixture.layout(["Other"])
         let next = host.live.advance(layout: layout, edits: [])
-        _ = host.handle(.committed(next, written: nil, holdSlots: []))
+        _ = host.handle(.committed(next, written: nil))
         #expect(host.faces.current.isEmpty)
     }
 }

@@ -210,4 +210,21 @@ struct HostRulesPluginsTests {
         #expect(host.handle(.pluginsStarted(plugins.catalog, folders: [])).last == line)
         #expect(try Self.reload(&host, plugins: plugins.catalog).contains(line))
     }
+
+    @Test func aSaveLogsTheSettingsProblemsOfTheFilesItChangedOnly() throws {
+        let plugins = try Plugins()
+        let (folder, profiles) = try Self.profiles()
+        var host = try Self.host()
+        host.catalog = profiles
+        _ = host.handle(.pluginsStarted(plugins.catalog, folders: []))
+        let yaml = "pages:\n  - buttons:\n      1: {name: Hey, action: {plugin: talk, command: say, settings: {text: 12345}}}\n"
+        try Data(yaml.utf8).write(to: folder.appending("other.yaml"))
+        let saved = try ProfileFolder(path: folder.path).scan()
+        let asked = host.handle(.profilesChanged)
+        guard case .disk(let job)? = asked.first else { throw PluginsTestError.noScan(asked) }
+        let actions = host.handle(.diskFinished(job.id, .scanned(LayoutScan(profiles: .success(saved), plugins: nil))))
+        let warned = Rules.logLines(actions).filter { $0.hasSuffix("(the profile loads; this button's plugin gets the setting as written)") }
+        #expect(warned.count == 1 && warned.first?.hasPrefix(folder.path + "/other.yaml:") == true, "\(warned)")
+        #expect(host.plugins.settingsProblems.count == 2, "status still shows the unchanged file's problem")
+    }
 }

@@ -33,7 +33,10 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
 final class Logger: Sendable {
     let minimum: LogLevel
     private let descriptor: Int32
-    private let lock = Mutex(())
+    /// Held while a line is made and written; the stamp of the last second
+    /// written, which the lines within that second reuse (formatting it cost
+    /// as much as the rest of a line: docs/performance.md, issue 25).
+    private let lock = Mutex(Stamp())
 
     init(minimum: LogLevel, descriptor: Int32 = STDERR_FILENO) {
         self.minimum = minimum
@@ -49,22 +52,24 @@ final class Logger: Sendable {
     /// line break, a command's output) are escaped, so nobody can forge lines.
     func log(_ level: LogLevel, _ message: String) {
         guard enabled(level) else { return }
-        var line = Array(UTCTime.format(UTCTime.now()).utf8)
-        line.append(0x20)
-        line.append(contentsOf: level.rawValue.utf8)
-        line.append(0x20)
-        Self.appendEscaped(message, to: &line)
-        if line.count > Self.maximumLineBytes {
-            // A backstop for fields no caller cut (LogField): a line stays readable and the log bounded.
-            let whole = line.count
-            line.removeLast(whole - Self.maximumLineBytes)
-            while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }  // not half a character
-            if let last = line.last, last >= 0xC0 { line.removeLast() }
-            let cut = whole - line.count
-            line.append(contentsOf: "… (\(cut) more bytes not logged)".utf8)
-        }
-        line.append(0x0A)
-        lock.withLock { _ in
+        lock.withLock { stamp in
+            var line: [UInt8] = []
+            line.reserveCapacity(32 + message.utf8.count)
+            line.append(contentsOf: stamp.bytes(for: UTCTime.now()))
+            line.append(0x20)
+            line.append(contentsOf: level.rawValue.utf8)
+            line.append(0x20)
+            Self.appendEscaped(message, to: &line)
+            if line.count > Self.maximumLineBytes {
+                // A backstop for fields no caller cut (LogField): a line stays readable and the log bounded.
+                let whole = line.count
+                line.removeLast(whole - Self.maximumLineBytes)
+                while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }  // not half a character
+                if let last = line.last, last >= 0xC0 { line.removeLast() }
+                let cut = whole - line.count
+                line.append(contentsOf: "… (\(cut) more bytes not logged)".utf8)
+            }
+            line.append(0x0A)
             line.withUnsafeBytes { buffer in
                 guard let base = buffer.baseAddress else { return }
                 var offset = 0
@@ -84,6 +89,11 @@ final class Logger: Sendable {
     func error(_ message: String) { log(.error, message) }
 
     static func appendEscaped(_ text: String, to line: inout [UInt8]) {
+        // Most lines are printable ASCII, with nothing to escape: their bytes as they are.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            line.append(contentsOf: text.utf8)
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x0A: line.append(contentsOf: "\\n".utf8)
@@ -92,8 +102,23 @@ final class Logger: Sendable {
             case 0..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
                 line.append(contentsOf: scalar.escaped(asASCII: true).utf8)
             default:
-                line.append(contentsOf: String(scalar).utf8)
+                UTF8.encode(scalar) { line.append($0) }
             }
+        }
+    }
+
+    /// The stamp of one second, made once for every line within it.
+    struct Stamp {
+        private var second = Int.min
+        private var text: [UInt8] = []
+
+        /// `2026-11-29T16:40:00Z` for `seconds`, as bytes to start a line with.
+        mutating func bytes(for seconds: Int) -> [UInt8] {
+            if seconds != second {
+                second = seconds
+                text = Array(UTCTime.format(seconds).utf8)
+            }
+            return text
         }
     }
 }

@@ -23,6 +23,7 @@ pages:
       4: {name: At, action: {plugin: keys, command: press, settings: {keys: "at"}}}
       5: {name: Typo, action: {plugin: keys, command: press, settings: {keys: "ctrl+shfit+t"}}}
       6: {name: Free, action: {plugin: keys, command: type, settings: {text: "x"}}}
+      7: {name: Swapped, action: {plugin: keys, command: type, settings: {text: "zy"}}}
 """
 
 
@@ -118,6 +119,22 @@ def test_typed_korean_accented_and_emoji_text_arrives_as_that_text(keys_host, x,
     client = host.tcp()
     press(client, 3)
     assert x.recorder.text_of("안녕하세요 café ✓ 😀") == "안녕하세요 café ✓ 😀"
+    assert x.recorder.down() == []
+
+
+def test_a_layout_set_while_the_plugin_runs_is_the_one_it_types_with(keys_host, x):
+    """The plugin keeps the keymap between commands (docs/performance.md, issue 25)
+    and reads it again when the server says it changed: de swaps the keys of y
+    and z, so text typed with the map of the layout before would come out "yz"."""
+    host = keys_host()
+    client = host.tcp()
+    for layout in ["us", "de", "us", "de"]:
+        x.layout(layout)
+        press(client, 7)
+        events = x.recorder.events(4)
+        assert [(e["type"], e["text"]) for e in events] == [
+            ("press", "z"), ("release", "z"), ("press", "y"), ("release", "y")], layout
+        assert [e["code"] for e in events if e["type"] == "press"] == ([52, 29] if layout == "us" else [29, 52]), layout
     assert x.recorder.down() == []
 
 

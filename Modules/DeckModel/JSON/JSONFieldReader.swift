@@ -130,9 +130,10 @@ package struct JSONFieldReader {
     /// A string from a fixed set (an enum's raw values).
     package static func oneOf<T: RawRepresentable & CaseIterable>(_ value: JSONValue, _: T.Type) throws(JSONError) -> T
     where T.RawValue == String {
-        let choices = T.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let text = value.stringValue else { throw .wrongType(expected: "one of \(choices)", got: value.typeName) }
-        guard let choice = T(rawValue: text) else { throw .wrongType(expected: "one of \(choices)", got: "'\(text)'") }
+        // The list is made only for the error: a key path and a join cost more than the lookup.
+        func choices() -> String { T.allCases.map { $0.rawValue }.joined(separator: ", ") }
+        guard let text = value.stringValue else { throw .wrongType(expected: "one of \(choices())", got: value.typeName) }
+        guard let choice = T(rawValue: text) else { throw .wrongType(expected: "one of \(choices())", got: "'\(text)'") }
         return choice
     }
 }

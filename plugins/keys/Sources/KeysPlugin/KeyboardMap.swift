@@ -35,8 +35,11 @@ public struct KeyboardMap: Hashable, Sendable {
     /// Where `keysym` is typed without a remap: the lowest keycode with it at
     /// level 1 (no shift), else at level 2 (with shift), else nil.
     public func locate(_ keysym: Keysym) -> (keycode: Keycode, shifted: Bool)? {
+        // On the table itself: every key of a press looks here, and a list of keycodes per look cost more than the X call.
+        let rows = keysyms.count / keysymsPerKeycode
         for level in 0..<min(2, keysymsPerKeycode) {
-            for keycode in keycodes where symbols(of: keycode).dropFirst(level).first == keysym {
+            for row in 0..<rows where keysyms[row * keysymsPerKeycode + level] == keysym {
+                guard let keycode = Keycode(exactly: Int(minimumKeycode) + row) else { break }  // past 255: none further
                 return (keycode, level == 1)
             }
         }

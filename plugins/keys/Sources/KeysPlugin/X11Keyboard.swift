@@ -5,17 +5,19 @@ internal import CXTest
 import Synchronization
 
 /// Keys through the XTest extension of an X server: keysyms found on the
-/// current keymap (read again before each command: the layout may change),
-/// the rest through a spare keycode remapped for the moment (``KeyPlanner``).
+/// current keymap (read again before a command when the server said the
+/// mapping, the keyboard or the group changed: ``KeymapFreshness``), the rest
+/// through a spare keycode remapped for the moment (``KeyPlanner``).
 ///
 /// Keys an earlier run of the plugin left down (it was killed) come up when
 /// this one opens the display: XTest releases only keys XTest pressed, so a
 /// key the user holds on a real keyboard stays down.
 public final class X11Keyboard: KeyboardBackEnd {
-    private let display: OpaquePointer
+    let display: OpaquePointer
     private let name: String
     private var planner: KeyPlanner
     private var holds: [ButtonKey: [Keycode]] = [:]
+    private var freshness: KeymapFreshness
 
     /// Opens `display` (`:1`) and checks it has XTest.
     public init(display name: String) throws(KeysError) {
@@ -32,6 +34,7 @@ public final class X11Keyboard: KeyboardBackEnd {
         self.display = display
         self.name = name
         self.planner = KeyPlanner(map: KeyboardMap(minimumKeycode: 8, keysymsPerKeycode: 1, keysyms: []))
+        self.freshness = KeymapFreshness(watched: Self.selectKeymapChanges(display))
         releaseStaleKeys()
     }
 
@@ -84,33 +87,16 @@ public final class X11Keyboard: KeyboardBackEnd {
         perform(steps)
     }
 
-    /// Reads the keymap and the active group, and gives back the spares of the last command.
+    /// Reads the keymap and the active group when the server said they
+    /// changed (or was never asked), and gives back the spares of the last command.
     private func begin() throws(KeysError) {
         let broken = KeysError.backEnd(gone)
         guard !X11Errors.lost else { throw broken }
-        let map = readMap(), group = activeGroup()
-        guard !X11Errors.lost else { throw broken }  // it went while the map was read
-        planner.refresh(map, firstGroupActive: group == 0)
+        if drainEvents() > 0 { freshness.changeSeen() }
+        let fresh = freshness.commandStarts() == .read ? (map: readMap(), group: activeGroup()) : nil
+        guard !X11Errors.lost else { throw broken }  // it went while the events or the map were read
+        if let fresh { planner.refresh(fresh.map, firstGroupActive: fresh.group == 0) }
         perform(planner.restoreSpares())
-    }
-
-    private func readMap() -> KeyboardMap {
-        var low: Int32 = 0, high: Int32 = 0
-        XDisplayKeycodes(display, &low, &high)
-        var perKeycode: Int32 = 0
-        let count = high - low + 1
-        guard count > 0, let table = XGetKeyboardMapping(display, KeyCode(low), count, &perKeycode) else {
-            return KeyboardMap(minimumKeycode: 8, keysymsPerKeycode: 1, keysyms: [])
-        }
-        defer { XFree(table) }
-        let keysyms = (0..<Int(count * perKeycode)).map { Keysym(truncatingIfNeeded: table[$0]) }
-        return KeyboardMap(minimumKeycode: Keycode(low), keysymsPerKeycode: Int(perKeycode), keysyms: keysyms)
-    }
-
-    private func activeGroup() -> Int {
-        var state = XkbStateRec()
-        guard XkbGetState(display, UInt32(XkbUseCoreKbd), &state) == 0 else { return 0 }
-        return Int(state.group)
     }
 
     private func perform(_ steps: [KeyStep]) {

@@ -2,21 +2,25 @@
 // replies matched to requests, reconnection 0.5 s doubling to 10 s (and at
 // once when the page is visible again or the network comes back).
 
-import { retryDelay } from './backoff.mjs';
+import { helloMessage, TOKEN_KEY } from './hello.mjs';
 
-/** The protocol level this app speaks (PROTOCOL.md; 8 brings button faces, docs/faces.md); a level-7 host answers at 7. */
-export const PROTOCOL_LEVEL = 8;
-/** Where the device token is kept between visits. */
-export const TOKEN_KEY = 'deck.token';
+// The retry delays live here rather than in a module of their own: only the
+// connection uses them, and a module is one more request before the first draw.
+
+/** The first retry comes this soon (s): a host restarting is back within it. */
+export const FIRST_RETRY = 0.5;
+/** Retries never wait longer than this (s): a phone on the desk finds the host again soon. */
+export const LONGEST_RETRY = 10;
 
 /**
- * Reads `#pair=CODE` from an address's fragment.
- * @param {string} hash location.hash
- * @returns {string | null}
+ * The wait before retry number `attempt` (0 for the first after a drop):
+ * 0.5 s doubling to 10 s. Pure, so node tests it.
+ * @param {number} attempt
+ * @returns {number} seconds
  */
-export function pairingCode(hash) {
-  const match = /^#?(?:.*&)?pair=([^&]+)/.exec(hash ?? '');
-  return match ? decodeURIComponent(match[1]) : null;
+export function retryDelay(attempt) {
+  if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError(`attempt must be a whole number ≥ 0, not ${attempt}`);
+  return Math.min(LONGEST_RETRY, FIRST_RETRY * 2 ** Math.min(attempt, 10));
 }
 
 export class Connection {
@@ -45,15 +49,28 @@ export class Connection {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.stopped || this.socket) return;
-    const socket = new WebSocket(this.url);
+    this.wire(new WebSocket(this.url), false);
+  }
+
+  /**
+   * Takes over the socket boot.mjs opened before this module was loaded,
+   * with what it missed: a hello already said is not said again, and its
+   * messages and close are taken in their order, as if they came now.
+   * @param {{socket: WebSocket, helloSent: boolean, events: [string, string?][]}} early
+   */
+  adopt({ socket, helloSent, events }) {
+    if (this.socket) throw new Error('the connection already has a socket');
+    this.wire(socket, helloSent);
+    for (const [kind, data] of events) {
+      if (kind === 'message') this.receive(data);
+      else this.dropped(socket);
+    }
+  }
+
+  wire(socket, helloSent) {
     this.socket = socket;
-    socket.onopen = () => {
-      const hello = { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device: this.device };
-      const token = this.storage.getItem(TOKEN_KEY);
-      if (this.code) hello.pairingCode = this.code;
-      else if (token) hello.token = token;
-      socket.send(JSON.stringify(hello));
-    };
+    // An adopted socket may have opened, and said hello, before it was handed over.
+    socket.onopen = helloSent ? null : () => socket.send(JSON.stringify(helloMessage(this.device, this.storage, this.code)));
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = () => this.dropped(socket);
     socket.onerror = () => {}; // onclose follows and says it

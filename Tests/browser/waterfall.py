@@ -197,7 +197,8 @@ def main():
     sockets = [s for _, _, s in runs]
     summary = {key: med(s[key] for s in sockets if key in s) for key in ("wsHandshake", "wsOpen", "welcome")
                if any(key in s for s in sockets)}
-    summary.update({key: med(m[key] for m, _, _ in runs if m.get(key) is not None) for key in ("wsCreated", "wsOpenSeen", "welcomeSeen", "scriptsRun", "firstTile", "firstLayout")})
+    summary.update({key: med(m[key] for m, _, _ in runs if m.get(key) is not None) for key in ("wsCreated", "wsOpenSeen", "welcomeSeen", "scriptsRun", "firstTile", "firstLayout")
+                    if any(m.get(key) is not None for m, _, _ in runs)})
     summary["lastFileEnd"] = med(max(r["end"] for r in resources) for _, resources, _ in runs)
     summary["files"] = med(len(resources) for _, resources, _ in runs)
     for key, value in summary.items():

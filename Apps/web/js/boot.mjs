@@ -1,10 +1,23 @@
 // The first module the page runs: it opens the WebSocket to deckd and says
 // hello while the rest of the app is still being fetched (page load → first
 // layout), and keeps what the socket does until main.mjs hands it to the
-// connection. It imports only hello.mjs (no imports of its own), so the
-// browser runs it as soon as those two small files are in.
+// connection. It has no static import, so the browser runs it as soon as its
+// own file is in: the socket is made first, and only then is hello.mjs (the
+// words of the hello, preloaded by the page) awaited.
 
-import { helloMessage, pairingCode } from './hello.mjs';
+/** The socket's address: the page's own host, `wss:` under https. */
+export const socketURL = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+
+/**
+ * The page's first socket and what it did before the connection took it: [kind, data] in order.
+ * Made before anything else here: the first read of localStorage loads its whole area
+ * synchronously (tens of milliseconds on a busy phone), and the handshake need not wait for it.
+ */
+let early = { socket: new WebSocket(socketURL), helloSent: false, events: [] };
+early.socket.onmessage = (event) => early.events.push(['message', event.data]);
+early.socket.onclose = () => early.events.push(['close']);
+
+const { helloMessage, pairingCode } = await import('./hello.mjs');
 
 // The pairing code is read once and leaves the address bar (and history) at once.
 export const code = pairingCode(location.hash);
@@ -17,17 +30,13 @@ export const device = {
   kind: shortSide < 600 ? 'phone' : 'tablet',
 };
 
-/** The socket's address: the page's own host, `wss:` under https. */
-export const socketURL = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-
-/** The page's first socket and what it did before the connection took it: [kind, data] in order. */
-let early = { socket: new WebSocket(socketURL), helloSent: false, events: [] };
-early.socket.onopen = () => {
+function sayHello() {
   early.socket.send(JSON.stringify(helloMessage(device, localStorage, code)));
   early.helloSent = true;
-};
-early.socket.onmessage = (event) => early.events.push(['message', event.data]);
-early.socket.onclose = () => early.events.push(['close']);
+}
+// The socket may have opened while hello.mjs was awaited.
+if (early.socket.readyState === WebSocket.OPEN) sayHello();
+else early.socket.onopen = sayHello;
 
 /**
  * The first socket, once: its handlers are the caller's to set from now on,

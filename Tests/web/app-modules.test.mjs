@@ -3,10 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pickLanguage, translator, words } from '../../Apps/web/js/i18n.mjs';
-import { retryDelay, FIRST_RETRY, LONGEST_RETRY } from '../../Apps/web/js/connection.mjs';
+import {
+  FIRST_RETRY, helloMessage, LONGEST_RETRY, pairingCode, PROTOCOL_LEVEL, retryDelay, TOKEN_KEY,
+} from '../../Apps/web/js/connection.mjs';
 import { faceOf, iconURL } from '../../Apps/web/js/faces.mjs';
 import { buildAction, buildButton, describeAction } from '../../Apps/web/js/actions.mjs';
-import { helloMessage, pairingCode, PROTOCOL_LEVEL, TOKEN_KEY } from '../../Apps/web/js/hello.mjs';
+
 import { refusalWords } from '../../Apps/web/js/refusals.mjs';
 
 test('Korean and English have the same words, none empty', () => {

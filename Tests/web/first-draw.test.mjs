@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { graphFrom, importsOf, pageModules, relativeTo } from './module-graph.mjs';
+import { graphFrom, importsOf, laterPreloads, pageModules } from './module-graph.mjs';
 
 const root = fileURLToPath(new URL('../../Apps/web/', import.meta.url));
 const { scripts, preloads } = pageModules(root);
@@ -21,27 +21,26 @@ test('the first draw does not wait for the arrange session, the recognizers or t
     assert.ok(deferred.has(heavy), `${heavy} is never loaded by the app`);
   }
   // The engine has more modules than the first draw needs; if this grows, the first draw waits longer.
-  assert.ok(staticGraph.size <= 19, `${staticGraph.size} modules before the first draw: ${[...staticGraph].sort().join(' ')}`);
+  assert.ok(staticGraph.size <= 18, `${staticGraph.size} modules before the first draw: ${[...staticGraph].sort().join(' ')}`);
 });
 
-test('every module of the first draw is preloaded by the page, the later parts\' by later.mjs', async () => {
+test('every module of the first draw is preloaded by the page, the later parts\' by main.mjs', () => {
   // The page's preloads are exactly the first draw's modules (a module added to its graph and not
   // here would be fetched import by import); the later parts' are in LATER_MODULES, preloaded at once
   // after the first draw, and none of them by the page, where they would compete with the draw.
   const critical = [...staticGraph].filter((f) => !scripts.includes(f));
   assert.deepEqual([...new Set(preloads)].sort(), critical.sort(), 'preloads (index.html) differ from the first draw\'s modules');
   assert.equal(new Set(preloads).size, preloads.length, 'a module is preloaded twice');
-  const { LATER_MODULES } = await import(new URL('js/later.mjs', `file://${root}`).href);
-  const later = LATER_MODULES.map((url) => relativeTo(root, fileURLToPath(url)));
-  assert.deepEqual(['js/later.mjs', ...later].sort(), [...deferred].sort(), 'LATER_MODULES (js/later.mjs) differ from the modules loaded after the first draw');
+  const later = laterPreloads(root);
+  assert.deepEqual([...later].sort(), [...deferred].sort(), 'LATER (js/main.mjs) differs from the modules loaded after the first draw');
   assert.equal(new Set(later).size, later.length, 'a later module is listed twice');
 });
 
 test('boot.mjs, which opens the socket, waits for no other module before it runs', () => {
   const { statics, dynamics } = importsOf(root, 'js/boot.mjs');
   assert.deepEqual(statics, [], 'boot.mjs imports statically: it would run only once those modules are in');
-  assert.deepEqual(dynamics, ['js/hello.mjs']);
-  assert.ok(staticGraph.has('js/hello.mjs') && preloads.includes('js/hello.mjs'), 'hello.mjs is not preloaded with the first draw');
+  assert.deepEqual(dynamics, ['js/connection.mjs']);
+  assert.equal(preloads[0], 'js/connection.mjs', 'what boot.mjs awaits is not the first module preloaded');
   assert.equal(scripts[0], 'js/boot.mjs', 'boot.mjs is not the page\'s first script');
 });
 

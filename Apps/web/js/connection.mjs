@@ -1,23 +1,37 @@
 // The WebSocket to deckd: hello with the kept token or the pairing code,
 // replies matched to requests, reconnection 0.5 s doubling to 10 s (and at
-// once when the page is visible again or the network comes back).
+// once when the page is visible again or the network comes back). No import:
+// a module more is a request more before the first draw.
 
-import { helloMessage, TOKEN_KEY } from './hello.mjs';
-
-// The retry delays live here rather than in a module of their own: only the
-// connection uses them, and a module is one more request before the first draw.
-
-/** The first retry comes this soon (s): a host restarting is back within it. */
-export const FIRST_RETRY = 0.5;
-/** Retries never wait longer than this (s): a phone on the desk finds the host again soon. */
-export const LONGEST_RETRY = 10;
+/** The protocol level this app speaks (PROTOCOL.md; 8 brings button faces, docs/faces.md); a level-7 host answers at 7. */
+export const PROTOCOL_LEVEL = 8;
+/** Where the device token is kept between visits. */
+export const TOKEN_KEY = 'deck.token';
 
 /**
- * The wait before retry number `attempt` (0 for the first after a drop):
- * 0.5 s doubling to 10 s. Pure, so node tests it.
- * @param {number} attempt
- * @returns {number} seconds
+ * Reads `#pair=CODE` from an address's fragment.
+ * @param {string} hash location.hash
+ * @returns {string | null}
  */
+export function pairingCode(hash) {
+  const match = /^#?(?:.*&)?pair=([^&]+)/.exec(hash ?? '');
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** The `hello`: with the pairing code while there is one, else the token kept in `storage`. */
+export function helloMessage(device, storage, code) {
+  const hello = { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device };
+  const token = storage.getItem(TOKEN_KEY);
+  if (code) hello.pairingCode = code;
+  else if (token) hello.token = token;
+  return hello;
+}
+
+/** Retries (s): the first this soon (a restarting host is back by then), none longer than the last. */
+export const FIRST_RETRY = 0.5;
+export const LONGEST_RETRY = 10;
+
+/** The wait (s) before retry number `attempt` (0 the first after a drop). */
 export function retryDelay(attempt) {
   if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError(`attempt must be a whole number ≥ 0, not ${attempt}`);
   return Math.min(LONGEST_RETRY, FIRST_RETRY * 2 ** Math.min(attempt, 10));
@@ -53,9 +67,7 @@ export class Connection {
   }
 
   /**
-   * Takes over the socket boot.mjs opened before this module was loaded,
-   * with what it missed: a hello already said is not said again, and its
-   * messages and close are taken in their order, as if they came now.
+   * Takes over boot.mjs's socket: a hello said is not said again; what it missed is taken now, in order.
    * @param {{socket: WebSocket, helloSent: boolean, events: [string, string?][]}} early
    */
   adopt({ socket, helloSent, events }) {
@@ -69,7 +81,6 @@ export class Connection {
 
   wire(socket, helloSent) {
     this.socket = socket;
-    // An adopted socket may have opened, and said hello, before it was handed over.
     socket.onopen = helloSent ? null : () => socket.send(JSON.stringify(helloMessage(this.device, this.storage, this.code)));
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = () => this.dropped(socket);

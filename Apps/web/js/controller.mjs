@@ -29,9 +29,8 @@ export class Controller {
    * @param {import('./layout-store.mjs').LayoutStore} parts.store
    * @param {import('./renderer.mjs').Renderer} parts.renderer
    * @param {{request: (r: object) => Promise<object>, online: boolean}} parts.connection
-   * @param {() => Promise<{makeSession: Function, sheet: import('./settings.mjs').SettingsSheet,
-   *   refusal: (reply: object) => string}>} parts.loadLater the session's maker, the settings sheet and
-   *   the words for an error reply, which come after the first draw (js/later.mjs)
+   * @param {() => Promise<{makeSession: Function, sheet: object, refusal: Function}>} parts.loadLater
+   *   the session's maker, the settings sheet, words for an error reply: after the first draw
    * @param {(text: string) => void} parts.announce the live region
    * @param {MediaQueryList} parts.reduceMotion
    */
@@ -43,9 +42,7 @@ export class Controller {
     this.renderer = renderer;
     this.connection = connection;
     this.loadLater = loadLater;
-    /** The settings sheet, which comes with the session: until then, one that is never open. */
-    this.sheet = { isOpen: false };
-    /** Words for an error reply (with the session: no request is made before it). */
+    this.sheet = { isOpen: false }; // until the real one comes, with the session
     this.refusal = null;
     this.announce = announce;
     this.reduceMotion = reduceMotion;
@@ -66,15 +63,11 @@ export class Controller {
     this.early = new EarlyTouches();
     /** The later parts on their way (null once in, or after a failed load). */
     this.sessionLoad = null;
-    /** Whether the first layout has been drawn: the session's modules are fetched only after it. */
     this.drawn = false;
     this.listen();
   }
 
-  /**
-   * Starts loading the later parts once the first layout is on screen (in
-   * the task after the frame that shows it): js/later.mjs says why.
-   */
+  /** Loads the later parts in the task after the frame that shows the first layout. */
   firstDrawn() {
     if (this.drawn) return;
     this.drawn = true;
@@ -221,8 +214,7 @@ export class Controller {
         this.announce(this.renderer.t('refusedOffline'));
         return;
       }
-      // Captured now, as pointerDown would: captured only at the replay, the tile's implicit
-      // capture of a finger still down would be lost then, and its lostpointercapture read as a release.
+      // Captured now: at the replay, the tile's implicit capture would be lost, read as a release.
       if (kind === 'down') this.capture(event.pointerId);
       this.early.keep(kind, event);
       return;

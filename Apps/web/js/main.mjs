@@ -4,7 +4,7 @@
 import { code, device, socketURL, takeSocket } from './boot.mjs';
 import { Connection } from './connection.mjs';
 import { Controller } from './controller.mjs';
-import { makeCopy, readLayout } from './engine-api.mjs';
+import { loadSession, makeCopy, readLayout } from './engine-api.mjs';
 import { pickLanguage, translator } from './i18n.mjs';
 import { LayoutStore } from './layout-store.mjs';
 import { Renderer } from './renderer.mjs';
@@ -36,7 +36,6 @@ function announce(text, { visible = true } = {}) {
 const store = new LayoutStore(makeCopy, readLayout);
 const renderer = new Renderer({ root, grid, t });
 
-/** The wake lock comes with the later parts (js/later.mjs); until then, whether it is wanted is kept. */
 const awake = { lock: null, wanted: false, want(on) { this.wanted = on; this.lock?.want(on); } };
 
 let controller = null;
@@ -48,7 +47,6 @@ function setStatus(state) {
   status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
 }
 
-// The socket boot.mjs opened while these modules loaded is handed over at the end; what it got meanwhile is taken then.
 const deck = {
   onState(state, welcome) {
     if (state === 'connected') {
@@ -99,10 +97,18 @@ function setLocked(locked) {
   lockBanner.hidden = !locked;
 }
 
-/** The later parts, made once their modules are in (the controller asks for them after the first draw, and again if they failed). */
+// After the first draw (docs/web.md), preloaded at once: Tests/web/first-draw.test.mjs checks LATER.
+const LATER = ['engine/arrange-session', 'engine/arrange-touch', 'engine/recognizers', 'engine/combinators', 'engine/tracker',
+  'engine/time', 'engine/swipe-pager', 'engine/edge-dwell', 'engine/hold-hint', 'engine/wiggle', 'js/settings', 'js/actions',
+  'js/refusals', 'js/wake-lock'];
+
 async function later() {
-  const { loadLater } = await import('./later.mjs');
-  const { makeSession, SettingsSheet, refusalWords, WakeLock } = await loadLater();
+  for (const name of LATER) {
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: `${name}.mjs` }));
+  }
+  const [makeSession, { SettingsSheet }, { refusalWords }, { WakeLock }] = await Promise.all([
+    loadSession(), import('./settings.mjs'), import('./refusals.mjs'), import('./wake-lock.mjs'),
+  ]);
   const refusal = (reply) => refusalWords(reply, t);
   const sheet = new SettingsSheet(root.querySelector('[data-role="settings"]'), t, {
     save: (slot, button) => connection.request({ type: 'setButton', page: slot.page, index: slot.index, button }),

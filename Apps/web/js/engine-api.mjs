@@ -7,7 +7,7 @@
 // the renderer are in; the arrange session, with the recognizers, the pager
 // and the rest of the engine under it, is fetched by `loadSession` and takes
 // the touches from when it arrives, once the first layout is on screen
-// (js/later.mjs).
+// (main.mjs).
 // Importing the session statically here would put every engine module back in
 // front of the first draw.
 

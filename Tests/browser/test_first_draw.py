@@ -19,6 +19,8 @@ LAYOUT = textwrap.dedent("""\
           0: {{name: Alpha, action: {{run: "touch {out}/alpha"}}}}
           1: {{name: Counted, action: {{run: "echo pressed >> {out}/counted"}}}}
           2: {{name: Charlie, action: {{run: "touch {out}/charlie"}}}}
+      - buttons:
+          0: {{name: Delta, action: {{run: "touch {out}/delta"}}}}
     """)
 
 
@@ -101,3 +103,22 @@ def test_a_host_gone_while_the_session_loads_refuses_offline_touches_and_the_ses
     deck.tap("0/1")
     assert host.ran("counted"), "the deck took no touch after the host came back"
     assert not (host.out / "charlie").exists(), "a press made offline was sent late"
+
+
+def test_a_fling_the_session_arrives_in_the_middle_of_turns_the_page(held):
+    """Half the fling before the session, half after: the finger's capture is the grid's from the
+    down (not taken from the tile only at the replay, whose lostpointercapture read as a release)."""
+    host, page, request_id = held
+    deck = Deck(page)
+    grid = deck.grid()
+    y = deck.tile("0/8")["y"]
+    x = grid["x"] + grid["width"] * 0.8
+    deck.down(x, y, timed=True)
+    deck.move(x - 45, y, steps=2, pause=0.01)
+    release(page, request_id)
+    # The sheet's kinds are filled as the later parts are made, just before the session is (main.mjs).
+    page.wait("document.querySelector('[data-role=\"settings\"] select[name=\"action\"]').options.length > 0"
+              " && new Promise(r => setTimeout(() => r(true)))", what="the session to come")
+    deck.move(x - 90, y, steps=2, pause=0.01)
+    deck.up()
+    deck.wait_attr("page", "1")

@@ -3,10 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pickLanguage, translator, words } from '../../Apps/web/js/i18n.mjs';
-import { retryDelay, FIRST_RETRY, LONGEST_RETRY } from '../../Apps/web/js/backoff.mjs';
+import {
+  FIRST_RETRY, helloMessage, LONGEST_RETRY, pairingCode, PROTOCOL_LEVEL, retryDelay, TOKEN_KEY,
+} from '../../Apps/web/js/connection.mjs';
 import { faceOf, iconURL } from '../../Apps/web/js/faces.mjs';
 import { buildAction, buildButton, describeAction } from '../../Apps/web/js/actions.mjs';
-import { pairingCode } from '../../Apps/web/js/connection.mjs';
+
 import { refusalWords } from '../../Apps/web/js/refusals.mjs';
 
 test('Korean and English have the same words, none empty', () => {
@@ -86,6 +88,15 @@ test('the pairing code comes from #pair=CODE', () => {
   assert.equal(pairingCode('#x=1&pair=AB%2DCD'), 'AB-CD');
   assert.equal(pairingCode(''), null);
   assert.equal(pairingCode('#pairing'), null);
+});
+
+test('hello says the pairing code while there is one, else the kept token', () => {
+  const storage = (token) => ({ getItem: (key) => (key === TOKEN_KEY ? token : null) });
+  const device = { name: 'phone', kind: 'phone' };
+  assert.deepEqual(helloMessage(device, storage('tok'), 'K7Q2'),
+    { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device, pairingCode: 'K7Q2' });
+  assert.deepEqual(helloMessage(device, storage('tok'), null), { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device, token: 'tok' });
+  assert.deepEqual(helloMessage(device, storage(null), null), { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device });
 });
 
 test('refusals are said in words', () => {

@@ -60,4 +60,13 @@ export function pageModules(root) {
   return { scripts, preloads };
 }
 
+/**
+ * The modules main.mjs preloads after the first draw (its `LATER` list), as paths under the app.
+ * @returns {string[]}
+ */
+export function laterPreloads(root) {
+  const list = /const LATER = \[([^\]]*)\]/.exec(code(readFileSync(join(root, 'js/main.mjs'), 'utf8')));
+  return list ? [...list[1].matchAll(/'([^']+)'/g)].map((m) => `${m[1]}.mjs`) : [];
+}
+
 export const relativeTo = (root, path) => relative(root, path);

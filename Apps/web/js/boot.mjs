@@ -1,44 +1,39 @@
-// The first module the page runs: it opens the WebSocket to deckd while the
-// rest of the app is still being fetched (page load → first layout), and
-// keeps what the host says until main.mjs attaches the deck to it. It imports
-// only the connection, so the browser can run it as soon as two files are in.
+// Runs first: opens the WebSocket and says hello while the app loads, keeping
+// what comes until main.mjs hands the socket over. No static import, so it runs
+// once its own file is in; the socket is made before the slow first
+// localStorage read and before connection.mjs is awaited.
 
-import { Connection, pairingCode } from './connection.mjs';
+/** The socket's address: the page's own host, `wss:` under https. */
+export const socketURL = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+
+let early = { socket: new WebSocket(socketURL), helloSent: false, events: [] };
+early.socket.onmessage = (event) => early.events.push(['message', event.data]);
+early.socket.onclose = () => early.events.push(['close']);
+
+const { helloMessage, pairingCode } = await import('./connection.mjs');
 
 // The pairing code is read once and leaves the address bar (and history) at once.
-const code = pairingCode(location.hash);
+export const code = pairingCode(location.hash);
 if (code) history.replaceState(null, '', location.pathname + location.search);
 
 const shortSide = Math.min(screen.width, screen.height);
-const device = {
+/** This browser as the host will know it. */
+export const device = {
   name: localStorage.getItem('deck.deviceName') || (shortSide < 600 ? 'Web phone' : 'Web tablet'),
   kind: shortSide < 600 ? 'phone' : 'tablet',
 };
 
-/** What the host said before the deck was attached, in order: [kind, ...arguments]. */
-let early = [];
-let handlers = null;
-
-/** The page's one connection, already opening when this module has run. */
-export const connection = new Connection({
-  url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
-  device,
-  storage: localStorage,
-  code,
-  onState: (...args) => (handlers ? handlers.onState(...args) : early.push(['onState', args])),
-  onMessage: (...args) => (handlers ? handlers.onMessage(...args) : early.push(['onMessage', args])),
-});
-
-/**
- * Hands the connection's events to the deck from now on, after replaying
- * those that came before it was ready.
- * @param {{onState: Function, onMessage: Function}} deck
- */
-export function attach(deck) {
-  const missed = early;
-  early = [];
-  handlers = deck;
-  for (const [kind, args] of missed) deck[kind](...args);
+function sayHello() {
+  early.socket.send(JSON.stringify(helloMessage(device, localStorage, code)));
+  early.helloSent = true;
 }
+if (early.socket.readyState === WebSocket.OPEN) sayHello();
+else early.socket.onopen = sayHello;
 
-connection.open();
+/** The first socket, once, with what it missed (messages and a close, in order). */
+export function takeSocket() {
+  const taken = early;
+  if (!taken) throw new Error('the first socket was already taken');
+  early = null;
+  return taken;
+}

@@ -1,8 +1,7 @@
 // The WebSocket to deckd: hello with the kept token or the pairing code,
 // replies matched to requests, reconnection 0.5 s doubling to 10 s (and at
-// once when the page is visible again or the network comes back).
-
-import { retryDelay } from './backoff.mjs';
+// once when the page is visible again or the network comes back). No import:
+// a module more is a request more before the first draw.
 
 /** The protocol level this app speaks (PROTOCOL.md; 8 brings button faces, docs/faces.md); a level-7 host answers at 7. */
 export const PROTOCOL_LEVEL = 8;
@@ -17,6 +16,25 @@ export const TOKEN_KEY = 'deck.token';
 export function pairingCode(hash) {
   const match = /^#?(?:.*&)?pair=([^&]+)/.exec(hash ?? '');
   return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** The `hello`: with the pairing code while there is one, else the token kept in `storage`. */
+export function helloMessage(device, storage, code) {
+  const hello = { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device };
+  const token = storage.getItem(TOKEN_KEY);
+  if (code) hello.pairingCode = code;
+  else if (token) hello.token = token;
+  return hello;
+}
+
+/** Retries (s): the first this soon (a restarting host is back by then), none longer than the last. */
+export const FIRST_RETRY = 0.5;
+export const LONGEST_RETRY = 10;
+
+/** The wait (s) before retry number `attempt` (0 the first after a drop). */
+export function retryDelay(attempt) {
+  if (!Number.isInteger(attempt) || attempt < 0) throw new RangeError(`attempt must be a whole number ≥ 0, not ${attempt}`);
+  return Math.min(LONGEST_RETRY, FIRST_RETRY * 2 ** Math.min(attempt, 10));
 }
 
 export class Connection {
@@ -45,15 +63,25 @@ export class Connection {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.stopped || this.socket) return;
-    const socket = new WebSocket(this.url);
+    this.wire(new WebSocket(this.url), false);
+  }
+
+  /**
+   * Takes over boot.mjs's socket: a hello said is not said again; what it missed is taken now, in order.
+   * @param {{socket: WebSocket, helloSent: boolean, events: [string, string?][]}} early
+   */
+  adopt({ socket, helloSent, events }) {
+    if (this.socket) throw new Error('the connection already has a socket');
+    this.wire(socket, helloSent);
+    for (const [kind, data] of events) {
+      if (kind === 'message') this.receive(data);
+      else this.dropped(socket);
+    }
+  }
+
+  wire(socket, helloSent) {
     this.socket = socket;
-    socket.onopen = () => {
-      const hello = { type: 'hello', id: 0, protocol: PROTOCOL_LEVEL, device: this.device };
-      const token = this.storage.getItem(TOKEN_KEY);
-      if (this.code) hello.pairingCode = this.code;
-      else if (token) hello.token = token;
-      socket.send(JSON.stringify(hello));
-    };
+    socket.onopen = helloSent ? null : () => socket.send(JSON.stringify(helloMessage(this.device, this.storage, this.code)));
     socket.onmessage = (event) => this.receive(event.data);
     socket.onclose = () => this.dropped(socket);
     socket.onerror = () => {}; // onclose follows and says it

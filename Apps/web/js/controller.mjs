@@ -4,7 +4,7 @@
 // decisions are the engine's; this file only wires them.
 
 import {
-  actionOf, appEvent, GRID_SPACING, gridColumns, loadSession, makeGrid, PAGE_GAP, tickEvent, touchEvent,
+  actionOf, appEvent, GRID_SPACING, gridColumns, makeGrid, PAGE_GAP, tickEvent, touchEvent,
 } from './engine-api.mjs';
 import { EarlyTouches } from './early-touches.mjs';
 import { slotKey } from './layout-store.mjs';
@@ -29,21 +29,22 @@ export class Controller {
    * @param {import('./layout-store.mjs').LayoutStore} parts.store
    * @param {import('./renderer.mjs').Renderer} parts.renderer
    * @param {{request: (r: object) => Promise<object>, online: boolean}} parts.connection
-   * @param {import('./settings.mjs').SettingsSheet} parts.sheet
+   * @param {() => Promise<{makeSession: Function, sheet: object, refusal: Function}>} parts.loadLater
+   *   the session's maker, the settings sheet, words for an error reply: after the first draw
    * @param {(text: string) => void} parts.announce the live region
-   * @param {(reply: object) => string} parts.refusal words for an error reply
    * @param {MediaQueryList} parts.reduceMotion
    */
-  constructor({ root, grid, stage, store, renderer, connection, sheet, announce, refusal, reduceMotion }) {
+  constructor({ root, grid, stage, store, renderer, connection, loadLater, announce, reduceMotion }) {
     this.root = root;
     this.grid = grid;
     this.stage = stage;
     this.store = store;
     this.renderer = renderer;
     this.connection = connection;
-    this.sheet = sheet;
+    this.loadLater = loadLater;
+    this.sheet = { isOpen: false }; // until the real one comes, with the session
+    this.refusal = null;
     this.announce = announce;
-    this.refusal = refusal;
     this.reduceMotion = reduceMotion;
     this.session = null;
     this.gridModel = null;
@@ -56,14 +57,21 @@ export class Controller {
     this.frame = 0;
     this.liftedCenter = null;
     this.hintSize = null;
-    /** Makes the arrange session; null until its modules are in (the first layout is drawn without them). */
+    /** Makes the arrange session; null until the later parts are in (the first layout is drawn without them). */
     this.makeSession = null;
     /** Touches on the first layout, before the session (they are replayed into it). */
     this.early = new EarlyTouches();
-    /** The session's modules on their way (null once in, or after a failed load). */
+    /** The later parts on their way (null once in, or after a failed load). */
     this.sessionLoad = null;
+    this.drawn = false;
     this.listen();
-    this.loadTheSession();
+  }
+
+  /** Loads the later parts in the task after the frame that shows the first layout. */
+  firstDrawn() {
+    if (this.drawn) return;
+    this.drawn = true;
+    requestAnimationFrame(() => setTimeout(() => { if (!this.makeSession && !this.sessionLoad) this.loadTheSession(); }));
   }
 
   /**
@@ -73,9 +81,11 @@ export class Controller {
    * until the page is reloaded.
    */
   loadTheSession() {
-    this.sessionLoad = loadSession().then((make) => {
+    this.sessionLoad = this.loadLater().then(({ makeSession, sheet, refusal }) => {
       this.sessionLoad = null;
-      this.makeSession = make;
+      this.sheet = sheet;
+      this.refusal = refusal;
+      this.makeSession = makeSession;
       this.rebuild();
     }, (error) => {
       this.sessionLoad = null;
@@ -146,6 +156,7 @@ export class Controller {
       gap: PAGE_GAP, frame: (i) => g.frameOfSlot(i) }, layout.pages.length);
     this.renderer.fill(this.store);
     this.draw();
+    this.firstDrawn();
     if (this.session) this.early.replay((kind, event) => this.pointer(kind, event));
   }
 
@@ -153,7 +164,7 @@ export class Controller {
   layoutChanged() {
     const layout = this.store.layout;
     // Connected again (or a new layout) after the session's modules failed to load: try again.
-    if (!this.makeSession && !this.sessionLoad && this.connection.online) this.loadTheSession();
+    if (this.drawn && !this.makeSession && !this.sessionLoad && this.connection.online) this.loadTheSession();
     if (!this.session || !this.gridModel || this.gridModel.slotsPerPage !== layout.slotsPerPage) {
       this.fit();
       // Before the session's modules are in, a new layout is drawn as it stands (fit may have drawn it already).
@@ -203,6 +214,8 @@ export class Controller {
         this.announce(this.renderer.t('refusedOffline'));
         return;
       }
+      // Captured now: at the replay, the tile's implicit capture would be lost, read as a release.
+      if (kind === 'down') this.capture(event.pointerId);
       this.early.keep(kind, event);
       return;
     }
@@ -230,11 +243,7 @@ export class Controller {
     }
     this.pointerId = event.pointerId;
     this.releaseArmed = false;
-    try {
-      this.grid.setPointerCapture?.(event.pointerId);
-    } catch {
-      // A touch kept from before the session (early-touches.mjs) whose finger has already lifted: nothing to capture.
-    }
+    this.capture(event.pointerId);
     const start = this.point(event);
     const index = this.gridModel.slotAt(start);
     const slot = index === null ? null : { page: this.session.scene.page, index };
@@ -244,6 +253,14 @@ export class Controller {
     this.touch = { slot, holdSlot, holdDown: false, outputs: new Set(), pointerId: event.pointerId };
     if (holdSlot) this.touch.holdDown = this.press(holdSlot, 'down');
     this.feed(touchEvent('down', start, event.timeStamp / 1000));
+  }
+
+  capture(pointerId) {
+    try {
+      this.grid.setPointerCapture?.(pointerId);
+    } catch {
+      // A touch kept from before the session (early-touches.mjs) whose finger has already lifted: nothing to capture.
+    }
   }
 
   pointerMove(event) {

@@ -6,8 +6,10 @@
 // copy are imported here, so the first layout is drawn as soon as they and
 // the renderer are in; the arrange session, with the recognizers, the pager
 // and the rest of the engine under it, is fetched by `loadSession` and takes
-// the touches from when it arrives. Importing the session statically here
-// would put every engine module back in front of the first draw.
+// the touches from when it arrives, once the first layout is on screen
+// (main.mjs).
+// Importing the session statically here would put every engine module back in
+// front of the first draw.
 
 import { DeckLayout } from '../engine/layout.mjs';
 import { DeviceGrid } from '../engine/device-grid.mjs';

@@ -1,15 +1,13 @@
 // Wires the deck: the connection feeds the layout store, the controller feeds
 // the engine and performs its outputs, the renderer draws.
 
-import { attach, connection } from './boot.mjs';
+import { code, device, socketURL, takeSocket } from './boot.mjs';
+import { Connection } from './connection.mjs';
 import { Controller } from './controller.mjs';
-import { makeCopy, readLayout } from './engine-api.mjs';
+import { loadSession, makeCopy, readLayout } from './engine-api.mjs';
 import { pickLanguage, translator } from './i18n.mjs';
 import { LayoutStore } from './layout-store.mjs';
-import { refusalWords } from './refusals.mjs';
 import { Renderer } from './renderer.mjs';
-import { SettingsSheet } from './settings.mjs';
-import { WakeLock } from './wake-lock.mjs';
 
 const language = pickLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
 const t = translator(language);
@@ -35,10 +33,10 @@ function announce(text, { visible = true } = {}) {
   announce.timer = setTimeout(() => announcer.classList.remove('shown'), 4000);
 }
 
-const refusal = (reply) => refusalWords(reply, t);
 const store = new LayoutStore(makeCopy, readLayout);
 const renderer = new Renderer({ root, grid, t });
-const wakeLock = new WakeLock();
+
+const awake = { lock: null, wanted: false, want(on) { this.wanted = on; this.lock?.want(on); } };
 
 let controller = null;
 
@@ -49,7 +47,6 @@ function setStatus(state) {
   status.textContent = state === 'connected' ? store.profile : t(state === 'unpaired' ? 'notPaired' : state);
 }
 
-// The connection opened in boot.mjs while these modules loaded; what it got meanwhile is replayed now.
 const deck = {
   onState(state, welcome) {
     if (state === 'connected') {
@@ -57,10 +54,10 @@ const deck = {
       setLocked(store.locked);
       root.dataset.revision = String(store.revision);
       controller.layoutChanged();
-      wakeLock.want(true);
+      awake.want(true);
     } else {
       controller.app('disconnected');
-      wakeLock.want(false);
+      awake.want(false);
     }
     setStatus(state === 'connected' ? 'connected' : state);
   },
@@ -89,21 +86,43 @@ const deck = {
   },
 };
 
+const connection = new Connection({
+  url: socketURL, device, storage: localStorage, code,
+  onState: deck.onState, onMessage: deck.onMessage,
+});
+
 function setLocked(locked) {
   store.locked = locked;
   root.dataset.locked = String(locked);
   lockBanner.hidden = !locked;
 }
 
-const sheet = new SettingsSheet(root.querySelector('[data-role="settings"]'), t, {
-  save: (slot, button) => connection.request({ type: 'setButton', page: slot.page, index: slot.index, button }),
-  remove: (slot, expecting) => connection.request({ type: 'clearButton', page: slot.page, index: slot.index, expecting }),
-  move: (slot, to) => controller.drop(slot, to, null),
-  refusal,
-});
+// After the first draw (docs/web.md), preloaded at once: Tests/web/first-draw.test.mjs checks LATER.
+const LATER = ['engine/arrange-session', 'engine/arrange-touch', 'engine/recognizers', 'engine/combinators', 'engine/tracker',
+  'engine/time', 'engine/swipe-pager', 'engine/edge-dwell', 'engine/hold-hint', 'engine/wiggle', 'js/settings', 'js/actions',
+  'js/refusals', 'js/wake-lock'];
+
+async function later() {
+  for (const name of LATER) {
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href: `${name}.mjs` }));
+  }
+  const [makeSession, { SettingsSheet }, { refusalWords }, { WakeLock }] = await Promise.all([
+    loadSession(), import('./settings.mjs'), import('./refusals.mjs'), import('./wake-lock.mjs'),
+  ]);
+  const refusal = (reply) => refusalWords(reply, t);
+  const sheet = new SettingsSheet(root.querySelector('[data-role="settings"]'), t, {
+    save: (slot, button) => connection.request({ type: 'setButton', page: slot.page, index: slot.index, button }),
+    remove: (slot, expecting) => connection.request({ type: 'clearButton', page: slot.page, index: slot.index, expecting }),
+    move: (slot, to) => controller.drop(slot, to, null),
+    refusal,
+  });
+  awake.lock = new WakeLock();
+  awake.want(awake.wanted);
+  return { makeSession, sheet, refusal };
+}
 
 controller = new Controller({
-  root, grid, stage: root.querySelector('.stage'), store, renderer, connection, sheet, announce, refusal,
+  root, grid, stage: root.querySelector('.stage'), store, renderer, connection, loadLater: later, announce,
   reduceMotion: matchMedia('(prefers-reduced-motion: reduce)'),
 });
 
@@ -113,7 +132,7 @@ document.addEventListener('visibilitychange', () => {
     controller.app('background');
   } else {
     connection.retryNow();
-    if (connection.online) wakeLock.want(true);
+    if (connection.online) awake.want(true);
   }
 });
 addEventListener('online', () => connection.retryNow());
@@ -123,4 +142,4 @@ for (const type of ['contextmenu', 'selectstart', 'dragstart', 'gesturestart', '
 }
 
 setStatus('connecting');
-attach(deck);
+connection.adopt(takeSocket());

@@ -41,21 +41,21 @@ struct HostRulesFaceRequestsTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let page: Int, index: Int, state: String?, title: String?
         /// What the face table sends at once (no frame runs yet).
-        let sent: [FaceAction]
+        let sent: [HostAction]
         var testDescription: String { "\(page)/\(index) state \(state ?? "-") title \(title ?? "-")" }
     }
 
     static let cases: [Case] = [
         // A state is level 8's only: level-7 devices hear nothing of it.
         Case(page: 0, index: 0, state: "failed", title: nil,
-             sent: [.sendFace(ButtonFace(page: 0, index: 0, state: "failed")), .scheduleFrame]),
+             sent: [.face(.sendFace(ButtonFace(page: 0, index: 0, state: "failed"))), R.frameAsked]),
         // A title reaches both levels, each its way.
         Case(page: 0, index: 1, state: nil, title: "3 new",
-             sent: [.sendFace(ButtonFace(page: 0, index: 1, title: "3 new")), .sendTitle(DeckSlot(page: 0, index: 1), "3 new"),
-                    .scheduleFrame]),
+             sent: [.face(.sendFace(ButtonFace(page: 0, index: 1, title: "3 new"))),
+                    .face(.sendTitle(DeckSlot(page: 0, index: 1), "3 new")), R.frameAsked]),
         Case(page: 0, index: 0, state: "failed", title: "Backup!",
-             sent: [.sendFace(ButtonFace(page: 0, index: 0, title: "Backup!", state: "failed")),
-                    .sendTitle(DeckSlot(page: 0, index: 0), "Backup!"), .scheduleFrame]),
+             sent: [.face(.sendFace(ButtonFace(page: 0, index: 0, title: "Backup!", state: "failed"))),
+                    .face(.sendTitle(DeckSlot(page: 0, index: 0), "Backup!")), R.frameAsked]),
         // The first state is state 0, the face a button has anyway: nothing to send.
         Case(page: 0, index: 0, state: "idle", title: nil, sent: []),
     ]
@@ -65,7 +65,7 @@ struct HostRulesFaceRequestsTests {
         var host = try Self.host()
         let before = host.live.head
         #expect(host.handle(Self.setFace(face.page, face.index, state: face.state, title: face.title))
-            == face.sent.map(HostAction.face) + [Self.accepted(face.page, face.index)])
+            == face.sent + [Self.accepted(face.page, face.index)])
         #expect(host.live.head == before && host.live.committed == before, "a face is not layout")
     }
 
@@ -105,9 +105,9 @@ struct HostRulesFaceRequestsTests {
     @Test func aClearSendsTheDefaultFace() throws {
         var host = try Self.host()
         _ = host.handle(Self.setFace(0, 0, state: "failed"))
-        #expect(host.handle(.faceFrame) == [])
+        #expect(host.handle(R.frameEnded) == [])
         #expect(host.handle(Self.setFace(0, 0, clear: true)) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 0))), .face(.scheduleFrame), Self.accepted(0, 0),
+            .face(.sendFace(ButtonFace(page: 0, index: 0))), R.frameAsked, Self.accepted(0, 0),
         ])
         #expect(host.faces.current.isEmpty)
     }
@@ -120,9 +120,9 @@ struct HostRulesFaceRequestsTests {
     @Test func aTitleTakenBackTellsLevelSevenDevicesTheName() throws {
         var host = try Self.host()
         _ = host.handle(Self.setFace(0, 1, title: "3 new"))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(R.frameEnded)
         #expect(host.handle(Self.setFace(0, 1, clear: true)) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 1))), .face(.sendTitle(DeckSlot(page: 0, index: 1), nil)), .face(.scheduleFrame),
+            .face(.sendFace(ButtonFace(page: 0, index: 1))), .face(.sendTitle(DeckSlot(page: 0, index: 1), nil)), R.frameAsked,
             Self.accepted(0, 1),
         ])
     }
@@ -132,17 +132,17 @@ struct HostRulesFaceRequestsTests {
     @Test func aPluginsStateIsSentAndItsEndTakesItBack() throws {
         var host = try Self.host()
         #expect(host.handle(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live")))) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 4, state: "live"))), .face(.scheduleFrame),
+            .face(.sendFace(ButtonFace(page: 0, index: 4, state: "live"))), R.frameAsked,
         ])
-        _ = host.handle(.faceFrame)
-        #expect(host.handle(.plugin(.ended("talk"))) == [.face(.sendFace(ButtonFace(page: 0, index: 4))), .face(.scheduleFrame)])
+        _ = host.handle(R.frameEnded)
+        #expect(host.handle(.plugin(.ended("talk"))) == [.face(.sendFace(ButtonFace(page: 0, index: 4))), R.frameAsked])
         #expect(host.faces.current.isEmpty)
     }
 
     @Test func theEndOfAnotherPluginLeavesTheFaces() throws {
         var host = try Self.host()
         _ = host.handle(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live"))))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(R.frameEnded)
         #expect(host.handle(.plugin(.ended("clock"))) == [])
         #expect(host.faces.current == [ButtonFace(page: 0, index: 4, state: "live")])
     }
@@ -150,7 +150,7 @@ struct HostRulesFaceRequestsTests {
     @Test func aSetFaceStateOnAPluginButtonStaysWhenThePluginEnds() throws {
         var host = try Self.host()
         _ = host.handle(Self.setFace(0, 0, state: "failed"))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(R.frameEnded)
         #expect(host.handle(.plugin(.ended("talk"))) == [])
         #expect(host.faces.current == [ButtonFace(page: 0, index: 0, state: "failed")])
     }

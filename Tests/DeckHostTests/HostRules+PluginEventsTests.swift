@@ -44,9 +44,9 @@ struct HostRulesPluginEventsTests {
         var host = try R.host()
         let slot = DeckSlot(page: 0, index: 4)
         _ = host.handle(.plugin(.title(slot, "up 120")))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(R.frameEnded)
         #expect(host.handle(.plugin(.title(slot, nil))) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 4))), .face(.sendTitle(slot, nil)), .face(.scheduleFrame),
+            .face(.sendFace(ButtonFace(page: 0, index: 4))), .face(.sendTitle(slot, nil)), R.frameAsked,
         ])
     }
 
@@ -62,7 +62,7 @@ struct HostRulesPluginEventsTests {
         let slot = DeckSlot(page: 0, index: 4)
         _ = host.handle(.plugin(.title(slot, "down 1")))
         for count in 2...120 { #expect(host.handle(.plugin(.title(slot, "up \(count)"))) == []) }
-        #expect(host.handle(.faceFrame) == HostRulesFacesTests.shownAtOnce(0, 4, "up 120"))
+        #expect(host.handle(R.frameEnded) == HostRulesFacesTests.shownAtOnce(0, 4, "up 120"))
     }
 
     /// `deckctl reload; deckctl status`: the reply is behind the plugins applied.
@@ -128,7 +128,7 @@ struct HostRulesPluginEventsTests {
 
     @Test func theDeadlineBeforeAStopDoesNothing() throws {
         var host = try R.host()
-        #expect(host.handle(.stopDeadline(pluginsStopped: false)) == [])
+        #expect(R.deadlinePassedWithPluginsRunning(&host) == [])
         #expect(!host.stopping)
     }
 
@@ -139,6 +139,9 @@ struct HostRulesPluginEventsTests {
         _ = host.handle(.signal(.terminate))
         for _ in 0..<3 { #expect(host.handle(.stopProgress(pluginsStopped: false)) == []) }
         #expect(!host.shutdown.isStopped)
-        #expect(host.handle(.stopDeadline(pluginsStopped: false)).last == .stop(.stopLoop))
+        #expect(R.deadlinePassedWithPluginsRunning(&host) == [
+            .log(.warning, "plugins are still stopping; they are killed as the host exits"), .stop(.stopLoop),
+        ])
+        #expect(host.shutdown.isStopped)
     }
 }

@@ -68,11 +68,12 @@ struct HostRulesPluginEventsTests {
     /// `deckctl reload; deckctl status`: the reply is behind the plugins applied.
     @Test func aReloadAppliesThePluginsBeforeItsReply() throws {
         var host = try R.serving(["default.yaml": deskYAML])
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         let job = try Reload.scan(host.handle(.request(R.control, R.message(.reload))))
         let plugins = PluginCatalog()
         let actions = Reload.finished(&host, job, host.catalog, plugins: plugins)
         #expect(actions == [
-            .applyPlugins(plugins),
+            .applyPlugins(plugins), .log(.info, "reloaded the plugins: none"),
             .commit(Commit(Outcome([
                 .ok(R.control, 1, withRevision: true),
                 .event(.reload(profile: "default", revision: 5, problems: [], by: R.deckctl)),
@@ -83,11 +84,12 @@ struct HostRulesPluginEventsTests {
 
     @Test func aFolderThatCannotBeReadStillAppliesThePlugins() throws {
         var host = try R.host()
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         let job = try Reload.scan(host.handle(.signal(.hangUp)))
         let plugins = PluginCatalog()
         let error = DeckProfilesError.unreadableFolder(path: "/layouts", reason: "Permission denied")
         #expect(host.handle(.diskFinished(job.id, .scanned(LayoutScan(profiles: .failure(error), plugins: plugins)))) == [
-            .applyPlugins(plugins), .log(.error, "could not reload the profiles: \(error)"),
+            .applyPlugins(plugins), .log(.info, "reloaded the plugins: none"), .log(.error, "could not reload the profiles: \(error)"),
         ])
     }
 

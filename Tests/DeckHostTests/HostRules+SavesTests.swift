@@ -263,15 +263,4 @@ struct HostRulesSavesTests {
         let commit = try #require(R.onlyCommit(Reload.finished(&host, job, ProfileCatalog(folder: "/layouts", files: [file]))))
         #expect(commit == Commit(Outcome([.event(.reload(profile: "default", revision: nil, problems: problems, by: nil))])))
     }
-
-    /// A save checks the plugin settings of the files it changed; an
-    /// explicit reload checks every file (``HostRulesReloadTests``).
-    @Test func aSaveChecksTheSettingsOfTheFilesItChangedOnly() throws {
-        var host = try R.serving(["default.yaml": deskYAML, "streaming.yaml": streamYAML])
-        let job = try Reload.scan(host.handle(.profilesChanged))
-        let changed = streamYAML.replacingOccurrences(of: "name: Scene", with: "name: Scenes")
-        let actions = Reload.finishedWithSettings(&host, job, R.folder(["default.yaml": deskYAML, "streaming.yaml": changed,
-                                                                           "new.yaml": streamYAML.replacingOccurrences(of: "streaming", with: "new")]))
-        #expect(actions.first == .checkSettings(files: ["new.yaml", "streaming.yaml"]))
-    }
 }

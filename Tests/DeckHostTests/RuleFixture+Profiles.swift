@@ -43,7 +43,7 @@ extension Rules {
         let head = host.live.head
         let info = SnapshotInfo(profile: head.profile, generation: generation, revision: head.revision,
                                 time: Date(timeIntervalSince1970: 1000), reason: reason, source: head.source, bytes: 100)
-        _ = host.handle(.committed(head, written: info, holdSlots: []))
+        _ = host.handle(.committed(head, written: info))
     }
 
     /// What a scan the watcher asked for (a settled save) produced, finished

@@ -7,15 +7,15 @@
 /// (one timer action and one fired input for all of them) is made here.
 extension Rules {
     /// The face table asks for the end of its 16 ms frame.
-    static let frameAsked: HostAction = .face(.scheduleFrame)
+    static let frameAsked: HostAction = .armTimer(.faceFrame, after: .milliseconds(16))
 
     /// The frame the face table asked for passed.
-    static let frameEnded: HostInput = .faceFrame
+    static let frameEnded: HostInput = .timerFired(.faceFrame)
 
     /// The stop's deadline passes while plugins are still stopping (the
     /// shell said so last, with `stopProgress`).
     static func deadlinePassedWithPluginsRunning(_ host: inout HostState) -> [HostAction] {
         _ = host.handle(.stopProgress(pluginsStopped: false))
-        return host.handle(.stopDeadline(pluginsStopped: false))
+        return host.handle(.timerFired(.stopDeadline))
     }
 }

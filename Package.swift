@@ -33,6 +33,7 @@ let package = Package(
         .executable(name: "deck-plugin-keys", targets: ["deck-plugin-keys"]),
         .library(name: "DeckTLS", targets: ["DeckTLS"]),
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
+        .library(name: "DeckDigest", targets: ["DeckDigest"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
         // MARK: DeckDBus (product)
@@ -84,8 +85,12 @@ let package = Package(
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
         // HTTP/1.1 for the web app's files and the WebSocket device protocol (WEB.md), on DeckTransport's loop; icons.
-        .target(name: "DeckWeb", dependencies: ["DeckTransport", "DeckModel", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
+        .target(name: "DeckWeb", dependencies: ["DeckTransport", "DeckModel", "DeckDigest", "CHTTPParser", "CWslay", "CZlib"],
                 path: "Modules/DeckWeb", swiftSettings: strict),
+        // MARK: DeckDigest
+        // SHA-1 and SHA-256 by nettle, shared by DeckWeb and the obs plugin (neither depends on the other).
+        .target(name: "DeckDigest", dependencies: ["CNettle"], path: "Modules/DeckDigest", swiftSettings: strict),
+        .testTarget(name: "DeckDigestTests", dependencies: ["DeckDigest"], path: "Tests/DeckDigestTests", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
@@ -151,11 +156,11 @@ let package = Package(
 
         // MARK: plugin obs
         // OBS Studio over obs-websocket v5 (plugins/obs): a WebSocket client on wslay and nettle, its own poll loop.
-        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CWslay", "CNettle"],
+        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "DeckDigest", "CWslay"],
                 path: "plugins/obs/Sources/ObsPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-obs", dependencies: ["ObsPlugin"], path: "plugins/obs/Sources/deck-plugin-obs",
                           swiftSettings: strict),
-        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel"],
+        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel", "DeckDigest"],
                     path: "Tests/ObsPluginTests", swiftSettings: strict),
 
         // MARK: Tests

@@ -160,7 +160,8 @@ let package = Package(
                 path: "plugins/obs/Sources/ObsPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-obs", dependencies: ["ObsPlugin"], path: "plugins/obs/Sources/deck-plugin-obs",
                           swiftSettings: strict),
-        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel", "DeckDigest"],
+        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel", "DeckDigest", "DeckPlugins",
+                                                      "DeckProfiles", "DeckTestSupport"],
                     path: "Tests/ObsPluginTests", swiftSettings: strict),
 
         // MARK: Tests

@@ -22,6 +22,8 @@ APT_PACKAGES += libxtst-dev libx11-dev libxkbcommon-dev libxkbcommon-x11-dev lib
 APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
 # The keys plugin's RemoteDesktop portal back end (sd-bus), and its tests' private bus and stand-in portal (python3-dbus, GLib).
 APT_PACKAGES += libsystemd-dev dbus-daemon python3-dbus python3-gi
+# DeckDBus (sd-bus) and Tests/DeckDBusTests: a private dbus-daemon per test and peer.py on Debian's python3-dbus and GLib.
+APT_PACKAGES += libsystemd-dev dbus-daemon python3-dbus python3-gi
 # The obs plugin's WebSocket client (wslay, nettle) needs nothing new; make test-obs's real OBS is below (OBS_APT_PACKAGES).
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:

@@ -33,8 +33,11 @@ let package = Package(
         .executable(name: "deck-plugin-keys", targets: ["deck-plugin-keys"]),
         .library(name: "DeckTLS", targets: ["DeckTLS"]),
         .library(name: "DeckWeb", targets: ["DeckWeb"]),
+        .library(name: "DeckDigest", targets: ["DeckDigest"]),
         .library(name: "DeckHost", targets: ["DeckHost"]),
         .executable(name: "deckd", targets: ["deckd"]),
+        // MARK: DeckDBus (product)
+        .library(name: "DeckDBus", targets: ["DeckDBus"]),
         // MARK: plugin media (product)
         .executable(name: "deck-plugin-media", targets: ["deck-plugin-media"]),
         // MARK: plugin sound
@@ -82,8 +85,12 @@ let package = Package(
                 dependencies: ["DeckPluginKit", "DeckModel", "DeckProtocol", "DeckProfiles", "DeckTransport", "CLinux"],
                 path: "Modules/DeckPlugins", swiftSettings: strict),
         // HTTP/1.1 for the web app's files and the WebSocket device protocol (WEB.md), on DeckTransport's loop; icons.
-        .target(name: "DeckWeb", dependencies: ["DeckTransport", "DeckModel", "CHTTPParser", "CWslay", "CNettle", "CZlib"],
+        .target(name: "DeckWeb", dependencies: ["DeckTransport", "DeckModel", "DeckDigest", "CHTTPParser", "CWslay", "CZlib"],
                 path: "Modules/DeckWeb", swiftSettings: strict),
+        // MARK: DeckDigest
+        // SHA-1 and SHA-256 by nettle, shared by DeckWeb and the obs plugin (neither depends on the other).
+        .target(name: "DeckDigest", dependencies: ["CNettle"], path: "Modules/DeckDigest", swiftSettings: strict),
+        .testTarget(name: "DeckDigestTests", dependencies: ["DeckDigest"], path: "Tests/DeckDigestTests", swiftSettings: strict),
         // The daemon's composition: live layout, requests, group commit, profiles, tokens, runners.
         .target(name: "DeckHost",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckTransport", "LockGate", "DeckSnapshots", "DeckProfiles",
@@ -119,11 +126,11 @@ let package = Package(
 
         // MARK: plugin keys
         // Hotkeys and typed text (issue 25, docs/plugins.md): chord parsing and key planning, the XTest back end.
-        .target(name: "KeysPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CXKBCommon", "CXTest", "CUInput", "CSDBus"],
+        .target(name: "KeysPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CXKBCommon", "CXTest", "CUInput", "DeckDBus"],
                 path: "plugins/keys/Sources/KeysPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-keys", dependencies: ["KeysPlugin"],
                           path: "plugins/keys/Sources/deck-plugin-keys", swiftSettings: strict),
-        .testTarget(name: "KeysPluginTests", dependencies: ["KeysPlugin", "DeckPluginKit", "DeckModel"],
+        .testTarget(name: "KeysPluginTests", dependencies: ["KeysPlugin", "DeckPluginKit", "DeckModel", "DeckDBus"],
                     path: "Tests/KeysPluginTests", exclude: ["Goldens"], swiftSettings: strict),
         .systemLibrary(name: "CXKBCommon", path: "Modules/CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
@@ -144,16 +151,17 @@ let package = Package(
         .target(name: "DeckFuzz",
                 dependencies: ["DeckModel", "DeckProtocol", "DeckProfiles", "DeckPlugins", "DeckPluginKit", "DeckSnapshots",
                                "DeckWeb", "CZlib",
-                               "MediaPlugin"],
+                               "MediaPlugin", "DeckDBus"],
                 path: "Modules/DeckFuzz", swiftSettings: strict),
 
         // MARK: plugin obs
         // OBS Studio over obs-websocket v5 (plugins/obs): a WebSocket client on wslay and nettle, its own poll loop.
-        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CWslay", "CNettle"],
+        .target(name: "ObsPlugin", dependencies: ["DeckPluginKit", "DeckModel", "DeckDigest", "CWslay"],
                 path: "plugins/obs/Sources/ObsPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-obs", dependencies: ["ObsPlugin"], path: "plugins/obs/Sources/deck-plugin-obs",
                           swiftSettings: strict),
-        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel"],
+        .testTarget(name: "ObsPluginTests", dependencies: ["ObsPlugin", "DeckPluginKit", "DeckModel", "DeckDigest", "DeckPlugins",
+                                                      "DeckProfiles", "DeckTestSupport"],
                     path: "Tests/ObsPluginTests", swiftSettings: strict),
 
         // MARK: Tests
@@ -206,14 +214,21 @@ let package = Package(
                     path: "Tests/DeckTLSTests", swiftSettings: strict),
         .testTarget(name: "DeckWebTests", dependencies: ["DeckWeb", "DeckTransport", "DeckTestSupport"],
                     path: "Tests/DeckWebTests", swiftSettings: strict),
+        // MARK: DeckDBus
+        // D-Bus for plugins over sd-bus (docs/plugins.md, "D-Bus for plugins"): a connection for a poll loop,
+        // one value type both ways, a bus thread and its mailbox. CSDBus stays behind `internal import`.
+        .target(name: "DeckDBus", dependencies: ["CSDBus"], path: "Modules/DeckDBus", swiftSettings: strict),
+        .testTarget(name: "DeckDBusTests", dependencies: ["DeckDBus", "DeckTestSupport"],
+                    path: "Tests/DeckDBusTests", exclude: ["peer.py"], swiftSettings: strict),
+
         // MARK: plugin media
         // MPRIS over sd-bus (docs/plugins.md, "media"): the logic a test reaches, a thin main, its tests.
-        .target(name: "MediaPlugin", dependencies: ["DeckPluginKit", "DeckModel", "CSDBus", "CCurl"],
+        .target(name: "MediaPlugin", dependencies: ["DeckPluginKit", "DeckModel", "DeckDBus", "CCurl"],
                 path: "plugins/media/Sources/MediaPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-media", dependencies: ["MediaPlugin"],
                           path: "plugins/media/Sources/deck-plugin-media", swiftSettings: strict),
         .testTarget(name: "MediaPluginTests",
-                    dependencies: ["MediaPlugin", "DeckPluginKit", "DeckModel", "deck-plugin-media", "DeckTestSupport"],
+                    dependencies: ["MediaPlugin", "DeckPluginKit", "DeckModel", "DeckDBus", "deck-plugin-media", "DeckTestSupport"],
                     path: "Tests/MediaPluginTests", swiftSettings: strict),
         // libcurl for the media plugin's http(s) album art (the OpenSSL flavour, like COpenSSL).
         .systemLibrary(name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",

@@ -1,4 +1,4 @@
-// sd-bus, the D-Bus library of libsystemd (libsystemd-dev): the keys plugin's portal back end and the media plugin's MPRIS.
+// sd-bus, the D-Bus library of libsystemd (libsystemd-dev), for DeckDBus only (the plugins import DeckDBus).
 // Imported with `internal import`: no C type of it appears in a module's API.
 #ifndef DECK_CSDBUS_SHIM_H
 #define DECK_CSDBUS_SHIM_H

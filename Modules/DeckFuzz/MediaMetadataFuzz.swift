@@ -1,3 +1,4 @@
+import DeckDBus
 import DeckPluginKit
 import MediaPlugin
 
@@ -88,9 +89,9 @@ enum MediaMetadataFuzz {
             }
             return .dictionary(entries, truncated: tag & 0x80 != 0)
         case 3 where depth < 6:
-            return .array((0..<Int(input.byte() % 8)).map { _ in value(&input, depth: depth + 1) }, truncated: false)
+            return .array(of: "v", (0..<Int(input.byte() % 8)).map { _ in .variant(value(&input, depth: depth + 1)) }, truncated: false)
         case 4: return .bool(tag & 0x10 != 0)
-        case 5: return .int(Int64(input.byte()) << 40 | Int64(tag))
+        case 5: return .int64(Int64(input.byte()) << 40 | Int64(tag))
         case 6: return .double(Double(input.byte()) / 3)
         default: return .other(signature: ["ay", "h", "(ii)", "a{ii}"][Int(tag >> 6)])
         }

@@ -1,5 +1,5 @@
 internal import DeckModel
-internal import CNettle
+internal import DeckDigest
 import Synchronization
 
 /// An image a plugin sent for a button's face (docs/faces.md §3, §4): its
@@ -82,15 +82,7 @@ public struct FaceImage: Hashable, Sendable {
         ImageSignature.sniff(bytes).flatMap { Kind(rawValue: $0.rawValue) }
     }
 
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
-        var context = sha256_ctx()
-        nettle_sha256_init(&context)
-        bytes.withUnsafeBufferPointer { nettle_sha256_update(&context, $0.count, $0.baseAddress) }
-        var digest = [UInt8](repeating: 0, count: 32)
-        digest.withUnsafeMutableBufferPointer { nettle_sha256_digest(&context, $0.count, $0.baseAddress) }
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 0xF)]] }, as: UTF8.self)
-    }
+    static func sha256Hex(_ bytes: [UInt8]) -> String { Digest.hex(Digest.sha256(bytes)) }
 }
 
 /// The images faces show now, by hash: what `GET /faces/HASH.EXT` serves.

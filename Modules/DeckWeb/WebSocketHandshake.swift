@@ -1,7 +1,8 @@
-internal import CNettle
+internal import DeckDigest
+internal import DeckModel
 
 /// The server side of RFC 6455 §4.2: which upgrades are taken and the
-/// `Sec-WebSocket-Accept` that proves it (SHA-1 and base64 by nettle).
+/// `Sec-WebSocket-Accept` that proves it (SHA-1 by DeckDigest, base64 by DeckModel).
 package struct WebSocketHandshake {
     /// RFC 6455's GUID, appended to the client's key before hashing.
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -67,27 +68,9 @@ package struct WebSocketHandshake {
 
     /// base64(SHA-1(key + GUID)).
     package static func acceptKey(for key: String) -> String {
-        base64(sha1(Array((key + guid).utf8)))
+        Base64.encode(Digest.sha1(Array((key + guid).utf8)))
     }
 
-    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
-        var context = sha1_ctx()
-        nettle_sha1_init(&context)
-        bytes.withUnsafeBufferPointer { nettle_sha1_update(&context, $0.count, $0.baseAddress) }
-        var digest = [UInt8](repeating: 0, count: Int(SHA1_DIGEST_SIZE))
-        digest.withUnsafeMutableBufferPointer { nettle_sha1_digest(&context, $0.count, $0.baseAddress) }
-        return digest
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        var encoded = [UInt8](repeating: 0, count: (bytes.count + 2) / 3 * 4)
-        encoded.withUnsafeMutableBufferPointer { out in
-            bytes.withUnsafeBufferPointer { input in
-                out.baseAddress!.withMemoryRebound(to: CChar.self, capacity: out.count) {
-                    nettle_base64_encode_raw($0, input.count, input.baseAddress)
-                }
-            }
-        }
-        return String(decoding: encoded, as: UTF8.self)
-    }
+    /// The ETag digest of StaticFiles too: one SHA-1, DeckDigest's.
+    static func sha1(_ bytes: [UInt8]) -> [UInt8] { Digest.sha1(bytes) }
 }

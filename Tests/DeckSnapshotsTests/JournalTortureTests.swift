@@ -1,8 +1,6 @@
 import DeckModel
 import DeckSnapshots
-import DeckTestSupport
 import Foundation
-import Glibc
 import Testing
 
 @Suite("kill -9 while appending to the journal")
@@ -12,38 +10,8 @@ struct JournalTortureTests {
 
     @Test("every generation reported before SIGKILL reads back intact, in order, none doubled, numbering goes on")
     func killNine() throws {
-        let helper = try BuiltProducts.path("deck-snapshot-torture")
         let sandbox = try Sandbox("journal-torture")
-        var random = SeededGenerator(seed: 0x70A7_11ED)
-        var reported: [Int] = []
-        for round in 0..<Self.rounds {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: helper)
-            process.arguments = ["loop-journal", sandbox.state, "default"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            defer {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.reap()
-            }
-            let lines = LineReader(pipe.fileHandleForReading)
-            try #require(lines.next() == "ready", "round \(round): the helper did not start")
-            var early: [String] = []
-            if round % 2 == 1 {
-                for _ in 0..<Int.random(in: 1...3, using: &random) { early += lines.next().map { [$0] } ?? [] }
-            }
-            usleep(UInt32.random(in: 0...(round % 2 == 1 ? 3_000 : 15_000), using: &random))
-            kill(process.processIdentifier, SIGKILL)
-            process.reap()
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the helper stopped by itself")
-            let generations = (early + lines.rest()).compactMap(Int.init)
-            if let first = generations.first {
-                #expect(generations == Array(first..<(first + generations.count)), "round \(round)")
-                #expect(first > (reported.last ?? 0), "round \(round): a generation was handed out twice")
-            }
-            reported += generations
-        }
+        let reported = try killNineRounds(mode: "loop-journal", sandbox: sandbox, seed: 0x70A7_11ED, rounds: Self.rounds)
         try #require(reported.count >= Self.rounds / 2, "too few writes to mean anything: \(reported.count)")
 
         let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())

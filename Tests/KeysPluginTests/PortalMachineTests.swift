@@ -1,3 +1,4 @@
+import DeckDBus
 import Testing
 @testable import KeysPlugin
 
@@ -6,9 +7,9 @@ import Testing
     static let request = "/org/freedesktop/portal/desktop/request/1_42"
     static let session = "/org/freedesktop/portal/desktop/session/1_42/deck_keys_session"
 
-    func response(_ path: String, _ code: Int64, _ results: [String: PortalValue] = [:]) -> PortalMessage {
-        PortalMessage(kind: .signal, path: path, interface: "org.freedesktop.portal.Request", member: "Response",
-                      body: [.number(code), .dictionary(results)])
+    func response(_ path: String, _ code: UInt32, _ results: [String: DBusValue] = [:]) -> DBusMessage {
+        DBusMessage(kind: .signal, path: path, interface: "org.freedesktop.portal.Request", member: "Response",
+                    body: [.uint32(code), .dictionary(results)])
     }
 
     func calls(_ actions: [PortalMachine.Action]) -> [PortalMachine.Call] {
@@ -25,7 +26,7 @@ import Testing
         var actions = machine.start(uniqueName: ":1.42", restoreToken: token)
         actions += machine.signal(response("\(Self.request)/deck_keys_1", 0, ["session_handle": .string(Self.session)]))
         actions += machine.signal(response("\(Self.request)/deck_keys_2", 0))
-        var results: [String: PortalValue] = ["devices": .number(1)]
+        var results: [String: DBusValue] = ["devices": .uint32(1)]
         if let issued { results["restore_token"] = .string(issued) }
         actions += machine.signal(response("\(Self.request)/deck_keys_3", 0, results))
         return (machine, actions)
@@ -39,7 +40,7 @@ import Testing
             switch action {
             case .subscribe(let rule): subscribed.insert(rule)
             case .call(let call):
-                guard case .options(let options)? = call.arguments.last, case .string(let token)? = options["handle_token"] else {
+                guard case .dictionary(let options, _)? = call.arguments.last, case .string(let token, _)? = options["handle_token"] else {
                     Issue.record("\(call.member) has no handle_token")
                     continue
                 }
@@ -58,7 +59,7 @@ import Testing
         let (_, actions) = started(token: token)
         let select = calls(actions)[1]
         #expect(select.arguments.first == .objectPath(Self.session))
-        guard case .options(let options)? = select.arguments.last else { return #expect(Bool(false), "no options") }
+        guard case .dictionary(let options, _)? = select.arguments.last else { return #expect(Bool(false), "no options") }
         #expect(options["types"] == .uint32(1))
         #expect(options["persist_mode"] == .uint32(2))
         #expect(options["restore_token"] == token.map { .string($0) })
@@ -78,12 +79,12 @@ import Testing
         let (machine, _) = started(token: nil)
         let sent = calls(machine.keys([PortalKey(0xFFE3, pressed: true), PortalKey(0xFFE3, pressed: false)]))
         #expect(sent.map(\.member) == ["NotifyKeyboardKeysym", "NotifyKeyboardKeysym"])
-        #expect(sent[0].arguments == [.objectPath(Self.session), .options([:]), .int32(0xFFE3), .uint32(1)])
+        #expect(sent[0].arguments == [.objectPath(Self.session), .dictionary([:]), .int32(0xFFE3), .uint32(1)])
         #expect(sent[1].arguments.last == .uint32(0))
     }
 
-    @Test(arguments: [(Int64(1), PortalCondition.denied), (2, .cancelled), (3, .failed("the portal ended Start with response code 3"))])
-    func aRefusedStartIsItsCondition(code: Int64, condition: PortalCondition) {
+    @Test(arguments: [(UInt32(1), PortalCondition.denied), (2, .cancelled), (3, .failed("the portal ended Start with response code 3"))])
+    func aRefusedStartIsItsCondition(code: UInt32, condition: PortalCondition) {
         var machine = PortalMachine()
         _ = machine.start(uniqueName: ":1.42", restoreToken: nil)
         _ = machine.signal(response("\(Self.request)/deck_keys_1", 0, ["session_handle": .string(Self.session)]))
@@ -103,12 +104,12 @@ import Testing
 
     @Test func theSessionClosingThePortalLeavingAndTheBusBreakingEndTheSession() {
         var closed = started(token: nil).0
-        #expect(closed.signal(PortalMessage(kind: .signal, path: Self.session, interface: "org.freedesktop.portal.Session",
-                                            member: "Closed")) == [.changed(.closed)])
+        #expect(closed.signal(DBusMessage(kind: .signal, path: Self.session, interface: "org.freedesktop.portal.Session",
+                                          member: "Closed")) == [.changed(.closed)])
         var gone = started(token: nil).0
-        #expect(gone.signal(PortalMessage(kind: .signal, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                                          member: "NameOwnerChanged",
-                                          body: [.string("org.freedesktop.portal.Desktop"), .string(":1.9"), .string("")]))
+        #expect(gone.signal(DBusMessage(kind: .signal, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                        member: "NameOwnerChanged",
+                                        body: [.string("org.freedesktop.portal.Desktop"), .string(":1.9"), .string("")]))
             == [.changed(.portalGone)])
         var lost = started(token: nil).0
         #expect(lost.busLost("ECONNRESET") == [.changed(.busLost("ECONNRESET"))])

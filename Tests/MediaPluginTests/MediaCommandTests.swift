@@ -1,3 +1,4 @@
+import DeckDBus
 import DeckModel
 @testable import MediaPlugin
 import Testing
@@ -5,14 +6,14 @@ import Testing
 /// A media button's command and settings, checked before anything is called.
 @Suite struct MediaCommandTests {
     @Test(arguments: [
-        ("play-pause", [String: DeckValue](), "PlayPause", [DBusArgument]()),
+        ("play-pause", [String: DeckValue](), "PlayPause", [DBusValue]()),
         ("next", [:], "Next", []),
         ("previous", ["player": .string("any")], "Previous", []),
         ("stop", ["player": .string("vlc")], "Stop", []),
         ("seek", ["seconds": .int(10)], "Seek", [.int64(10_000_000)]),
         ("seek", ["seconds": .double(-2.5)], "Seek", [.int64(-2_500_000)]),
     ])
-    func goodCommandsCallTheirMethod(command: String, settings: [String: DeckValue], member: String, arguments: [DBusArgument]) throws {
+    func goodCommandsCallTheirMethod(command: String, settings: [String: DeckValue], member: String, arguments: [DBusValue]) throws {
         let parsed = try MediaCommand(command: command, settings: settings)
         #expect(parsed.call.member == member)
         #expect(parsed.call.arguments == arguments)

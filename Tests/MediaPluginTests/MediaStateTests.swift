@@ -1,3 +1,4 @@
+import DeckDBus
 import DeckModel
 import DeckPluginKit
 @testable import MediaPlugin
@@ -157,7 +158,7 @@ import Testing
         var state = Self.withMPV()
         let bad: [String: DBusValue] = ["PlaybackStatus": .string("Dancing", truncated: false),
                                         "Metadata": .dictionary(["xesam:title": .other(signature: "ay"),
-                                                                 "mpris:artUrl": .int(3)], truncated: false)]
+                                                                 "mpris:artUrl": .int32(3)], truncated: false)]
         let first = state.handle(.allProperties(name: Self.mpv, values: bad))
         let logs = first.compactMap { if case .log(.warning, let text) = $0 { text } else { nil } }
         #expect(logs == ["player \(Self.mpv): PlaybackStatus is 'Dancing', not Playing, Paused or Stopped; ignored",

@@ -1,4 +1,5 @@
 @testable import MediaPlugin
+import DeckDBus
 import Testing
 
 /// `Metadata` turned into what a button shows, with bad fields reported.
@@ -13,10 +14,10 @@ import Testing
     }
 
     @Test func wrongTypesAreProblemsNotValues() {
-        #expect(Track(metadata: .int(1)).problems == ["Metadata is an integer, not a dictionary"])
+        #expect(Track(metadata: .int32(1)).problems == ["Metadata is an integer, not a dictionary"])
         let track = Track(metadata: .dictionary(["mpris:artUrl": .string("x", truncated: true)], truncated: false))
         #expect(track.artURL == nil)
-        #expect(track.problems == ["mpris:artUrl is longer than \(DBusLimits.stringBytes) bytes"])
+        #expect(track.problems == ["mpris:artUrl is longer than \(DBusLimits.standard.stringBytes) bytes"])
     }
 
     @Test func routingAcceptsOnlyWellFormedSignalsFromTheRightSender() {

@@ -1,3 +1,4 @@
+import DeckDigest
 import DeckModel
 import Testing
 @testable import ObsPlugin
@@ -9,7 +10,7 @@ import Testing
     }
 
     func accept(_ key: String) -> String {
-        Base64.encode(ObsDigest.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+        Base64.encode(Digest.sha1(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
     }
 
     @Test func anUpgradeWithTheRightAcceptKeyKeepsTheBytesAfterIt() {

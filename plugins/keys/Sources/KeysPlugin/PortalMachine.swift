@@ -1,3 +1,5 @@
+import DeckDBus
+
 /// One key going down or up, by keysym, as NotifyKeyboardKeysym sends it.
 package struct PortalKey: Hashable, Sendable {
     /// The keysym.
@@ -42,7 +44,7 @@ package struct PortalMachine: Sendable {
         package var path: String
         package var interface: String
         package var member: String
-        package var arguments: [PortalArgument]
+        package var arguments: [DBusValue]
     }
 
     /// What the caller does.
@@ -91,14 +93,14 @@ package struct PortalMachine: Sendable {
             + "member='NameOwnerChanged',arg0='\(Self.destination)'"
         var actions: [Action] = [.subscribe(portalGone), .changed(condition)]
         actions += request(.createSession, session: nil, member: "CreateSession") { token in
-            [.options(["handle_token": .string(token), "session_handle_token": .string("deck_keys_session")])]
+            [.dictionary(["handle_token": .string(token), "session_handle_token": .string("deck_keys_session")])]
         }
         return actions
     }
 
     /// The reply to a call: the Request path it returned (older portals may
     /// not use the documented one: then that one is followed too).
-    package mutating func reply(_ step: Step, body: [PortalValue]) -> [Action] {
+    package mutating func reply(_ step: Step, body: [DBusValue]) -> [Action] {
         guard case let .waiting(waiting, request, session) = state, waiting == step,
               let returned = body.first?.string, returned != request else { return [] }
         state = .waiting(step, request: returned, session: session)
@@ -117,7 +119,7 @@ package struct PortalMachine: Sendable {
     }
 
     /// A signal arrived.
-    package mutating func signal(_ message: PortalMessage) -> [Action] {
+    package mutating func signal(_ message: DBusMessage) -> [Action] {
         if message.member == "NameOwnerChanged", message.body.count == 3, message.body[0].string == Self.destination,
            message.body[2].string == "" {
             return end(.portalGone)
@@ -141,7 +143,7 @@ package struct PortalMachine: Sendable {
         guard case .started(let session) = state else { return [] }
         return keys.map { key in
             .call(Call(step: .notify, path: Self.objectPath, interface: Self.interface, member: "NotifyKeyboardKeysym",
-                       arguments: [.objectPath(session), .options([:]), .int32(Int32(bitPattern: key.keysym)),
+                       arguments: [.objectPath(session), .dictionary([:]), .int32(Int32(bitPattern: key.keysym)),
                                    .uint32(key.pressed ? 1 : 0)]))
         }
     }
@@ -162,8 +164,8 @@ package struct PortalMachine: Sendable {
         return actions
     }
 
-    private mutating func response(_ step: Step, session: String?, body: [PortalValue]) -> [Action] {
-        guard let code = body.first?.number else { return end(.failed("the portal's \(Self.member(step)) answer has no response code")) }
+    private mutating func response(_ step: Step, session: String?, body: [DBusValue]) -> [Action] {
+        guard let code = body.first?.integer else { return end(.failed("the portal's \(Self.member(step)) answer has no response code")) }
         switch code {
         case 0: break
         case 1: return end(.denied)
@@ -179,19 +181,19 @@ package struct PortalMachine: Sendable {
             let closed = "type='signal',interface='org.freedesktop.portal.Session',member='Closed',path='\(handle)'"
             let restoreToken = restoreToken
             return [.subscribe(closed)] + request(.selectDevices, session: handle, member: "SelectDevices") { token in
-                var options: [String: PortalOption] = ["handle_token": .string(token), "types": .uint32(Self.keyboard),
-                                                       "persist_mode": .uint32(Self.persistUntilRevoked)]
+                var options: [String: DBusValue] = ["handle_token": .string(token), "types": .uint32(Self.keyboard),
+                                                    "persist_mode": .uint32(Self.persistUntilRevoked)]
                 if let restoreToken { options["restore_token"] = .string(restoreToken) }
-                return [.objectPath(handle), .options(options)]
+                return [.objectPath(handle), .dictionary(options)]
             }
         case .selectDevices:
             guard let session else { return [] }
             return request(.start, session: session, member: "Start") { token in
-                [.objectPath(session), .string(""), .options(["handle_token": .string(token)])]
+                [.objectPath(session), .string(""), .dictionary(["handle_token": .string(token)])]
             }
         case .start:
             guard let session else { return [] }
-            let devices = results["devices"]?.number ?? 0
+            let devices = results["devices"]?.integer ?? 0
             guard devices & Int64(Self.keyboard) != 0 else {
                 return end(.failed("the desktop started the session without the keyboard (devices \(devices))"))
             }
@@ -209,7 +211,7 @@ package struct PortalMachine: Sendable {
 
     /// Subscribes to the Response of the next request, then calls.
     private mutating func request(_ step: Step, session: String?, member: String,
-                                  arguments: (String) -> [PortalArgument]) -> [Action] {
+                                  arguments: (String) -> [DBusValue]) -> [Action] {
         serial += 1
         let token = "deck_keys_\(serial)"
         let path = "\(Self.objectPath)/request/\(sender)/\(token)"

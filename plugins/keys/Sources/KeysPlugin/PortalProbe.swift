@@ -1,3 +1,5 @@
+import DeckDBus
+
 /// The check at start: does `org.freedesktop.portal.Desktop` answer on the
 /// session bus with RemoteDesktop version 2 or later and a keyboard among
 /// its `AvailableDeviceTypes`? Synchronous and bounded (the host waits 5 s
@@ -6,14 +8,21 @@ public enum PortalProbe {
     /// nil when the portal can be used; else why not, as a sentence.
     public static func problem() -> String? {
         do throws(KeysError) {
-            let bus = try PortalBus()
-            defer { bus.close() }
-            let body = try bus.callAndWait(PortalMachine.destination, PortalMachine.objectPath,
-                                           "org.freedesktop.DBus.Properties", "GetAll", [.string(PortalMachine.interface)],
-                                           timeoutMicroseconds: 2_000_000)
+            let body: [DBusValue]
+            do throws(DBusError) {
+                let bus = try DBusConnection(.session)
+                defer { bus.close() }
+                body = try bus.callAndWait(destination: PortalMachine.destination, path: PortalMachine.objectPath,
+                                           interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                                           arguments: [.string(PortalMachine.interface)], timeoutMicroseconds: 2_000_000)
+            } catch .noOwner(let destination) {
+                throw .backEnd("nothing owns \(destination) on the session bus (xdg-desktop-portal is not running)")
+            } catch {
+                throw .backEnd(error.description)
+            }
             let properties = body.first?.dictionary ?? [:]
             func property(_ name: String) throws(KeysError) -> Int64 {
-                guard let value = properties[name]?.number else { throw .backEnd("the portal's RemoteDesktop has no \(name)") }
+                guard let value = properties[name]?.integer else { throw .backEnd("the portal's RemoteDesktop has no \(name)") }
                 return value
             }
             let version = try property("version")

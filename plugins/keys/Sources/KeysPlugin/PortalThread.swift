@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DeckDBus
 import DeckPluginKit
 
 /// The portal back end's bus thread: owns the sd-bus connection and the
@@ -8,38 +9,27 @@ import DeckPluginKit
 /// ``PortalLink``, and reports each change of condition through `changed`
 /// (which the plugin turns into its status and the buttons' titles).
 final class PortalThread: Sendable {
-    private final class Box {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-
-    private let thread: pthread_t
+    private let thread: BusThread
     private let link: PortalLink
 
     /// Starts the thread; it connects, runs the handshake and waits for keys.
     init(link: PortalLink, store: PortalTokenStore, log: @escaping @Sendable (PluginLogLevel, String) -> Void,
          changed: @escaping @Sendable (PortalCondition) -> Void) throws(KeysError) {
         self.link = link
-        let box = Unmanaged.passRetained(Box {
-            PortalRunner(link: link, store: store, log: log, changed: changed).run()
-        }).toOpaque()
-        var thread = pthread_t()
-        let code = pthread_create(&thread, nil, { context in
-            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, box)
-        guard code == 0 else {
-            Unmanaged<Box>.fromOpaque(box).release()
-            throw .backEnd("starting the portal thread failed: \(String(cString: strerror(code)))")
+        do throws(DBusError) {
+            thread = try BusThread("portal thread") {
+                PortalRunner(link: link, store: store, log: log, changed: changed).run()
+            }
+        } catch {
+            throw .backEnd(error.description)
         }
-        self.thread = thread
     }
 
     /// Sends the keys still queued, closes the session and the bus, and waits for the thread.
     /// Never call it while holding a lock `changed` takes.
     func stop() {
         link.stop()
-        pthread_join(thread, nil)
+        thread.join()
     }
 }
 
@@ -50,7 +40,7 @@ private final class PortalRunner {
     let log: @Sendable (PluginLogLevel, String) -> Void
     let changed: @Sendable (PortalCondition) -> Void
     var machine = PortalMachine()
-    var bus: PortalBus?
+    var bus: DBusConnection?
     var waiting: [UInt64: PortalMachine.Step] = [:]
 
     init(link: PortalLink, store: PortalTokenStore, log: @escaping @Sendable (PluginLogLevel, String) -> Void,
@@ -61,9 +51,12 @@ private final class PortalRunner {
         self.changed = changed
     }
 
+    /// A portal's messages are shallow (a vardict in a body): eight levels is room, and less for a peer posing as one to fill.
+    static let limits = DBusLimits(stringBytes: 4096, arrayElements: 256, depth: 8)
+
     func run() {
-        do throws(KeysError) {
-            let bus = try PortalBus()
+        do throws(DBusError) {
+            let bus = try DBusConnection(.session, limits: Self.limits)
             self.bus = bus
             let token = store.load()
             if store.folder == nil {
@@ -75,7 +68,7 @@ private final class PortalRunner {
         }
         while true {
             if let bus {
-                do throws(KeysError) {
+                do throws(DBusError) {
                     for message in try bus.process() { dispatch(message) }
                 } catch {
                     lost("\(error)")
@@ -97,7 +90,7 @@ private final class PortalRunner {
         var descriptors = [pollfd(fd: link.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var timeout: Int32 = -1
         if let bus {
-            do throws(KeysError) {
+            do throws(DBusError) {
                 let state = try bus.pollState()
                 descriptors.append(pollfd(fd: state.descriptor, events: state.events, revents: 0))
                 timeout = state.timeoutMilliseconds
@@ -108,7 +101,7 @@ private final class PortalRunner {
         _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
     }
 
-    private func dispatch(_ message: PortalMessage) {
+    private func dispatch(_ message: DBusMessage) {
         switch message.kind {
         case .signal:
             perform(machine.signal(message))
@@ -121,13 +114,14 @@ private final class PortalRunner {
 
     private func perform(_ actions: [PortalMachine.Action]) {
         for action in actions {
-            do throws(KeysError) {
+            do throws(DBusError) {
                 switch action {
                 case .subscribe(let rule):
                     try bus?.addMatch(rule)
                 case .call(let call):
                     guard let bus else { continue }
-                    let cookie = try bus.call(PortalMachine.destination, call.path, call.interface, call.member, call.arguments)
+                    let cookie = try bus.call(destination: PortalMachine.destination, path: call.path, interface: call.interface,
+                                              member: call.member, arguments: call.arguments)
                     waiting[cookie] = call.step
                 case .saveToken(let token):
                     if let problem = store.save(token) {

@@ -1,4 +1,5 @@
 internal import CCurl
+import DeckDBus
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 /// mailbox's pipe. Belongs to that thread alone (libcurl handles are not
 /// to be shared between threads), so it is not `Sendable`.
 final class ArtFetchLoop {
-    private let mailbox: Mailbox<ArtAsk>
+    private let mailbox: BusMailbox<ArtAsk>
     private let limits: ArtFetcher.Limits
     private let completion: ArtFetcher.Completion
     private let multi: UnsafeMutableRawPointer
@@ -17,7 +18,7 @@ final class ArtFetchLoop {
     /// libcurl's global state, set up once for the process before the first handle (curl_global_init is not safe to race).
     private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    init?(mailbox: Mailbox<ArtAsk>, limits: ArtFetcher.Limits, completion: @escaping ArtFetcher.Completion) {
+    init?(mailbox: BusMailbox<ArtAsk>, limits: ArtFetcher.Limits, completion: @escaping ArtFetcher.Completion) {
         guard Self.started, let multi = curl_multi_init() else { return nil }
         self.mailbox = mailbox
         self.limits = limits

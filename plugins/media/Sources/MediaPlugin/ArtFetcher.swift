@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import DeckDBus
 
 /// Fetches http(s) album art on a thread of its own, so a slow or hostile
 /// server never holds up the bus thread: ``fetch(_:)`` and ``cancel(_:)``
@@ -33,22 +34,26 @@ package final class ArtFetcher: Sendable {
     /// What a fetch gave, for the URL it was asked for.
     package typealias Completion = @Sendable (_ url: String, _ result: Result<[UInt8], MediaError>) -> Void
 
-    private let mailbox: Mailbox<ArtAsk>
+    private let mailbox: BusMailbox<ArtAsk>
     private let thread: BusThread
     private let joined = Mutex(false)
 
     /// Starts the fetch thread.
     package init(limits: Limits = Limits(), completion: @escaping Completion) throws(MediaError) {
-        let mailbox = try Mailbox<ArtAsk>(for: "art fetch thread")
-        self.mailbox = mailbox
-        thread = try BusThread {
-            guard let loop = ArtFetchLoop(mailbox: mailbox, limits: limits, completion: completion) else {
-                // No multi handle: every fetch asked for fails with a sentence, until stop.
-                mailbox.failAll(MediaError("http(s) art cannot be fetched: libcurl could not start (curl_multi_init failed)"),
-                                completion)
-                return
+        do throws(DBusError) {
+            let mailbox = try BusMailbox<ArtAsk>(for: "art fetch thread")
+            self.mailbox = mailbox
+            thread = try BusThread("art fetch thread") {
+                guard let loop = ArtFetchLoop(mailbox: mailbox, limits: limits, completion: completion) else {
+                    // No multi handle: every fetch asked for fails with a sentence, until stop.
+                    mailbox.failAll(MediaError("http(s) art cannot be fetched: libcurl could not start (curl_multi_init failed)"),
+                                    completion)
+                    return
+                }
+                loop.run()
             }
-            loop.run()
+        } catch {
+            throw MediaError(error)
         }
     }
 
@@ -77,7 +82,7 @@ enum ArtAsk: Sendable {
     case cancel(String)
 }
 
-extension Mailbox where Item == ArtAsk {
+extension BusMailbox where Item == ArtAsk {
     /// The fetch thread's loop when libcurl cannot start: each fetch fails with `error`, until stop.
     func failAll(_ error: MediaError, _ completion: ArtFetcher.Completion) {
         while true {

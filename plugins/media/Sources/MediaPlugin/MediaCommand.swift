@@ -1,4 +1,5 @@
 import DeckModel
+import DeckDBus
 
 /// A media button's command and settings, checked: what a press does and
 /// which player it follows.
@@ -76,7 +77,7 @@ package struct MediaCommand: Hashable, Sendable {
     }
 
     /// The MPRIS method and arguments a press calls.
-    package var call: (member: String, arguments: [DBusArgument]) {
+    package var call: (member: String, arguments: [DBusValue]) {
         switch kind {
         case .playPause: ("PlayPause", [])
         case .next: ("Next", [])

@@ -1,4 +1,5 @@
 import DeckPluginKit
+import DeckDBus
 
 /// The `media` plugin (plugins/media, docs/plugins.md): MPRIS players on the
 /// session bus behind play-pause, next, previous, stop and seek buttons that
@@ -21,7 +22,7 @@ public enum MediaPlugin {
         let ending = PluginMain.run { event, plugin in
             switch event {
             case .hello:
-                thread = try BusThread { MediaRunner(plugin: plugin, inbox: inbox).run() }
+                thread = try BusThread("bus thread") { MediaRunner(plugin: plugin, inbox: inbox).run() }
             case .buttons, .press:
                 inbox.post(event)
             case .shutdown:

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DeckPluginKit
+import DeckDBus
 
 /// The bus thread: owns the sd-bus connection and the ``MediaState``,
 /// waits in `poll` on the bus socket and the inbox, and performs the
@@ -11,7 +12,7 @@ final class MediaRunner {
     let plugin: PluginConnection
     let inbox: MediaInbox
     private var state = MediaState()
-    private var bus: SDBus?
+    private var bus: DBusConnection?
     private var requests: [UInt64: MediaState.Request] = [:]
     private var retryDelay: Int64 = 1000
     private var retryAt: Int64 = 0
@@ -35,10 +36,7 @@ final class MediaRunner {
             var timeout: Int32 = -1
             if let bus, let poll = try? bus.pollState() {
                 descriptors.append(pollfd(fd: poll.descriptor, events: poll.events, revents: 0))
-                if poll.timeout != UInt64.max {
-                    let now = UInt64(max(0, Self.nowMicroseconds()))
-                    timeout = Int32(clamping: poll.timeout > now ? (poll.timeout - now + 999) / 1000 : 0)
-                }
+                timeout = poll.timeoutMilliseconds
             } else {
                 timeout = Int32(clamping: max(0, retryAt - Self.nowMilliseconds()))
             }
@@ -72,7 +70,7 @@ final class MediaRunner {
 
     private func connect() {
         do {
-            let opened = try SDBus()
+            let opened = try DBusConnection(.session)
             try opened.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
                                 + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'")
             try opened.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
@@ -137,22 +135,16 @@ final class MediaRunner {
     }
 
     private func ask(_ request: MediaState.Request, _ destination: String, _ path: String, _ interface: String,
-                     _ member: String, _ arguments: [DBusArgument] = []) {
+                     _ member: String, _ arguments: [DBusValue] = []) {
         guard let bus else { return }
         do {
             let cookie = try bus.call(destination: destination, path: path, interface: interface, member: member,
-                                      arguments: arguments)
+                                      arguments: arguments, timeoutMicroseconds: 5_000_000)
             requests[cookie] = request
         } catch {
             plugin.log(error.description, level: .warning)
         }
     }
 
-    private static func nowMicroseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
-
-    private static func nowMilliseconds() -> Int64 { SDBus.nowMilliseconds() }
+    private static func nowMilliseconds() -> Int64 { DBusConnection.monotonicMilliseconds() }
 }

@@ -1,3 +1,4 @@
+import DeckDBus
 extension MediaState {
     /// What the plugin asked the bus, kept by cookie until the answer comes.
     package enum Request: Hashable, Sendable {

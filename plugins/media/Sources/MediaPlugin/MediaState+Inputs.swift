@@ -1,5 +1,6 @@
 import DeckModel
 import DeckPluginKit
+import DeckDBus
 
 extension MediaState {
     mutating func ownerChanged(name: String, owner: String) -> [Action] {

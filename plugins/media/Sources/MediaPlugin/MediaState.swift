@@ -1,5 +1,6 @@
 import DeckModel
 import DeckPluginKit
+import DeckDBus
 
 /// The media plugin as a state machine: what the bus and the host said in,
 /// what to call and show out. No I/O, no clock: ``MediaRunner`` performs the
@@ -74,7 +75,7 @@ package struct MediaState {
         /// Call `GetAll("org.mpris.MediaPlayer2.Player")` on the player.
         case askProperties(String)
         /// Call a method of `org.mpris.MediaPlayer2.Player` on the player.
-        case call(player: String, member: String, arguments: [DBusArgument])
+        case call(player: String, member: String, arguments: [DBusValue])
         /// Show `face` on the button at `slot`; `previous` is what it showed (nil: unknown, send everything).
         case show(Slot, face: Face, previous: Face?)
         /// A one-shot red flash on the button (a press that could not be done).

@@ -1,3 +1,4 @@
+import DeckDBus
 /// What a player is playing, as far as a button shows it, read from MPRIS
 /// `Metadata` (an `a{sv}`) with every field checked.
 package struct Track: Hashable, Sendable {
@@ -26,17 +27,17 @@ package struct Track: Hashable, Sendable {
             return
         }
         if let value = entries["xesam:title"] {
-            if case .string(let text, let truncated) = value {
-                title = Track.shortened(text, cut: truncated)
+            if let text = value.string {
+                title = Track.shortened(text, cut: value.isTruncated)
             } else {
                 problems.append("xesam:title is \(value.kindName), not a string")
             }
         }
         if let value = entries["mpris:artUrl"] {
-            if case .string(let text, let truncated) = value, !truncated {
+            if let text = value.string, !value.isTruncated {
                 artURL = text.isEmpty ? nil : text
-            } else if case .string = value {
-                problems.append("mpris:artUrl is longer than \(DBusLimits.stringBytes) bytes")
+            } else if value.string != nil {
+                problems.append("mpris:artUrl is longer than \(DBusLimits.standard.stringBytes) bytes")
             } else {
                 problems.append("mpris:artUrl is \(value.kindName), not a string")
             }

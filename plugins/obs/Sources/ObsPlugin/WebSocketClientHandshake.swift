@@ -1,3 +1,4 @@
+import DeckDigest
 import DeckModel
 
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1) as a
@@ -61,7 +62,7 @@ struct WebSocketClientHandshake {
             fields[name] = String(value.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
         guard fields["upgrade"]?.lowercased() == "websocket" else { return .refused("the answer has no 'Upgrade: websocket'") }
-        let expected = Base64.encode(ObsDigest.sha1(Array((key + Self.guid).utf8)))
+        let expected = Base64.encode(Digest.sha1(Array((key + Self.guid).utf8)))
         guard fields["sec-websocket-accept"] == expected else {
             return .refused("its Sec-WebSocket-Accept does not match the key sent")
         }

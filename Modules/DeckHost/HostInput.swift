@@ -50,6 +50,14 @@ enum HostInput {
     case follow(FollowInput)
     /// A face frame passed (``FaceAction/scheduleFrame``): held faces go out.
     case faceFrame
+    /// The disk thread finished a batch of ``HostAction/writeBatch(_:)``:
+    /// `receipts` for the leading writes now durable, `failure` when the rest
+    /// were not written, why the last-profile marker could not be written,
+    /// and the store's notices.
+    case batchFinished(receipts: [DeckSnapshots.SnapshotInfo], failure: (any Error)?, markerFailure: String?,
+                       notices: [String])
+    /// The gather timer of ``HostAction/armCommitTimer(after:generation:)`` fired.
+    case commitTimerFired(Int)
     /// A state reached the disk and its outcome is being performed (before
     /// its effects); `holdSlots` are the installed plugins' hold buttons in it.
     case committed(LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot])

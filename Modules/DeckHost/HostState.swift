@@ -90,7 +90,7 @@ struct HostState {
         case .inputEnded(let connection):
             return [.commit(Commit(Outcome([.closeAfterFlush(connection)])))]
         case let .closed(connection, reason, closeReason, now):
-            return closed(connection, reason: reason, closeReason: closeReason, now: now)
+            return commitsLeft(by: connection) + closed(connection, reason: reason, closeReason: closeReason, now: now)
         case let .refusedLine(connection, error):
             return refusedLine(error, from: connection)
         case .probe(let result):
@@ -124,6 +124,10 @@ struct HostState {
             return follow(input)
         case .faceFrame:
             return feedFaces(.frameTick)
+        case let .batchFinished(receipts, failure, markerFailure, notices):
+            return batchFinished(receipts: receipts, failure: failure, markerFailure: markerFailure, notices: notices)
+        case .commitTimerFired(let generation):
+            return commitTimerFired(generation)
         case let .committed(state, written, holdSlots):
             return committed(state, written: written, holdSlots: holdSlots)
         }

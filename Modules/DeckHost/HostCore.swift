@@ -40,6 +40,8 @@ final class HostCore {
     private var queued = ActionQueue()
     /// The gather timer the rules armed last (``HostAction/armCommitTimer(after:generation:)``).
     private var commitTimer: LoopTimer?
+    /// Log lines of this turn, written after its output (``log(_:_:)``).
+    private var pendingLog: [(LogLevel, String)] = []
     /// The images faces show, which the web listener serves at `/faces/`.
     let faceImages = FaceImageStore()
 
@@ -131,7 +133,7 @@ final class HostCore {
             sessions[connection]?.release(reason)
         case let .log(level, message):
             // The one place the host writes its log (docs/host.md, "Logging").
-            services.logger.log(level, message)
+            log(level, message)
         case let .note(message, level):
             note(message, level: level)
         case .disk(let job):
@@ -159,6 +161,24 @@ final class HostCore {
             inputs.plugins?.layoutChanged(layout)
         case .follow(let action):
             inputs.follows?.perform(action)
+        }
+    }
+
+    /// Writes a log line once this turn's replies are written: the line's
+    /// `write`, and the wake-up of whoever reads the log, never delay an `ok`
+    /// (docs/performance.md, issue 28). Lines keep their order; off the loop
+    /// (before it runs, after it stopped) they are written at once.
+    private func log(_ level: LogLevel, _ message: String) {
+        guard services.logger.enabled(level) else { return }
+        guard loop.inEventLoop else { return services.logger.log(level, message) }
+        let first = pendingLog.isEmpty
+        pendingLog.append((level, message))
+        guard first else { return }
+        loop.afterFlush { [weak self] in
+            guard let self else { return }
+            let lines = pendingLog
+            pendingLog = []
+            for (level, message) in lines { services.logger.log(level, message) }
         }
     }
 

@@ -11,14 +11,6 @@ import Glibc
 /// and kills. What it sees goes back to the rules as ``FollowInput``s.
 /// Confined to the loop's thread.
 final class FollowRunner {
-    /// What the runner tells the host, on the loop's thread.
-    struct Events {
-        /// What it saw of a follow: an exit, a line, a timer.
-        var input: (FollowInput) -> Void
-        /// The runner's own trouble (a pipe it could not watch) and a child's error output.
-        var log: (LogLevel, String) -> Void
-    }
-
     /// Longest follow line read (a title needs little more than a word).
     static let lineLimit = 4096
 
@@ -32,15 +24,16 @@ final class FollowRunner {
     }
 
     private let loop: EventLoop
-    private let events: Events
+    /// Where what it sees goes: `.follow` inputs, and `.log` for its own trouble and a child's error output.
+    private let inbox: HostInbox
     private let home: String?
     private var children: [FollowMachine.ID: Child] = [:]
     private var buffer = [UInt8](repeating: 0, count: 8192)
 
-    init(loop: EventLoop, home: String?, events: Events) {
+    init(loop: EventLoop, home: String?, inbox: HostInbox) {
         self.loop = loop
         self.home = home
-        self.events = events
+        self.inbox = inbox
     }
 
     deinit {
@@ -68,7 +61,7 @@ final class FollowRunner {
         case .terminate(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGTERM) }
         case .kill(let id): if let child = children[id] { _ = Glibc.kill(-child.child.pid, SIGKILL) }
         case let .wake(id, delay):
-            loop.schedule(after: delay) { [weak self] in self?.events.input(.timer(id)) }
+            loop.schedule(after: delay) { [inbox] in inbox.post(.follow(.timer(id))) }
         case .face, .log, .problemsChanged: break
         }
     }
@@ -79,7 +72,7 @@ final class FollowRunner {
             spawned = try SpawnedChild.spawn(["/bin/sh", "-c", spec.command],
                                              workingDirectory: spec.cwd.map { expandingTilde($0, home: home) })
         } catch {
-            events.input(.exited(id, how: "could not be started (\(error.reason))"))
+            inbox.post(.follow(.exited(id, how: "could not be started (\(error.reason))")))
             return
         }
         let child = Child(spawned)
@@ -93,7 +86,7 @@ final class FollowRunner {
                 pollExit(id)
             }
         } catch {
-            events.log(.error, "could not watch the follow of \(spec.described): \(error)")
+            inbox.post(.log(.error, "could not watch the follow of \(spec.described): \(error)"))
             _ = Glibc.kill(-spawned.pid, SIGKILL)
             pollExit(id)
         }
@@ -125,9 +118,9 @@ final class FollowRunner {
             }
             for line in said {
                 if error {
-                    events.log(.debug, "follow \(id) wrote to its error output: \(line.map { String($0.prefix(200)) } ?? "(a long line)")")
+                    inbox.post(.log(.debug, "follow \(id) wrote to its error output: \(line.map { String($0.prefix(200)) } ?? "(a long line)")"))
                 } else {
-                    events.input(.line(id, line.map(String.init)))
+                    inbox.post(.follow(.line(id, line.map(String.init))))
                 }
             }
             return true
@@ -152,7 +145,7 @@ final class FollowRunner {
         for _ in 0..<16 where read(id, error: false) {}
         _ = Glibc.kill(-child.child.pid, SIGKILL)
         let how = finish(id, child)
-        events.input(.exited(id, how: how))
+        inbox.post(.follow(.exited(id, how: how)))
     }
 
     /// Reaps the child, closes its descriptors and forgets it; says how it ended.

@@ -214,29 +214,23 @@ public enum Host {
         } else if let warning = HostTLS.plaintextWarning(for: host.inputs.listeners) {
             host.services.logger.warning(warning)
         }
-        host.inputs.signals = try SignalSource(loop: loop) { [weak host] signal in
-            if signal == SIGHUP, let host { tls?.reload(logger: host.services.logger) }
-            host?.received(signal: signal)
+        let inbox = host.inbox
+        let logger = host.services.logger
+        host.inputs.signals = try SignalSource(loop: loop) { signal in
+            // The certificate is the shell's, reloaded before the rules hear of the SIGHUP.
+            if signal == SIGHUP { tls?.reload(logger: logger) }
+            inbox.post(.signal(HostSignal(number: signal)))
         }
         do {
             // A save seen supersedes a scan in progress at once; its own scan
             // comes once the save settles.
-            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, changing: { [weak host] in
-                host?.handle(.profilesChanging)
-            }, changed: { [weak host] in
-                host?.handle(.profilesChanged)
-            }, waiting: { [weak host] files in
-                host?.services.logger.debug("the layouts folder is scanned once \(files.joined(separator: ", ")) "
-                    + "(still being written) is closed")
-            }, lost: { [weak host] message in host?.note(message) },
-               returned: { [weak host] message in host?.services.logger.info(message) })
+            host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, inbox: inbox)
         } catch {
             host.note("\(error); saved files are not reloaded live (use deckctl reload)")
         }
         if let command = configuration.lockProbe {
-            let bound = host.bound
             let probe = LockProbe(command: command, interval: configuration.lockProbeInterval) { result in
-                bound.loop.execute { bound.value.probeReported(result) }
+                inbox.post(result, fromAnyThread: { .probe($0) })
             }
             try probe.start()
             host.inputs.probe = probe

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPluginKit
 import DeckPlugins
 import DeckProtocol
 import DeckSnapshots
@@ -39,24 +40,24 @@ enum HostAction: Equatable {
     case armCommitTimer(after: Duration, generation: Int)
     /// The armed gather timer is stale (its hold ended): cancel it, so it does not wake the loop.
     case cancelCommitTimer
-    /// A fresh scan of the plugins folders replaces the plugin manager's
-    /// (failed plugins may start again), then the hold slots are relabelled.
+    /// A fresh scan of the plugins folders replaces the plugin manager's:
+    /// changed plugins restart, removed ones stop, failed ones may start
+    /// again (what to log and relabel the rules decided already).
     case applyPlugins(PluginCatalog)
+    /// Plugin `plugin`'s buttons in the committed layout changed: the plugin
+    /// manager sends it `buttons` (and starts it when it first has one).
+    case pluginButtons(String, [PluginButton])
     /// `restart PLUGIN` for `connection` (`reset`: its state folder emptied
     /// first, `deckctl plugins ID --reset`): the shell asks the plugin manager
     /// and hands back ``HostInput/pluginRestarted(_:_:plugin:_:)``.
     case restartPlugin(String, reset: Bool = false, for: ConnectionID, id: RequestID?)
-    /// The settings of plugin buttons in `files` (nil: every file) checked
-    /// against their plugins' declarations; each problem becomes a `.log`
-    /// warning (the profile loads regardless, docs/plugins.md).
-    case checkSettings(files: [String]?)
+    /// Arms `timer`: ``HostInput/timerFired(_:)`` comes back after `after`.
+    case armTimer(HostTimer, after: Duration)
     /// One step of the stop, in the order the state lists them.
     case stop(StopStep)
-    /// What the face table decided (never its `refuse`: the rules answer that).
+    /// What the face table decided (never its `refuse`, which the rules
+    /// answer, nor `scheduleFrame`, which is `.armTimer(.faceFrame, …)`).
     case face(FaceAction)
-    /// The plugins follow the committed layout: their buttons, titles, and a
-    /// start when one is first needed (the plugin manager knows which plugins).
-    case layoutToPlugins(DeckLayout)
     /// A follow command's process or timer, for the `FollowRunner`
     /// (`spawn`, `terminate`, `kill`, `wake`; never a face or a log line).
     case follow(FollowMachine.Action)
@@ -79,8 +80,6 @@ enum StopStep: Equatable {
     case releaseCommits
     /// Send ``HostInput/stopProgress(pluginsStopped:)`` now.
     case checkProgress
-    /// Send ``HostInput/stopDeadline(pluginsStopped:)`` after `after`.
-    case armDeadline(after: Duration)
     /// Kill what is left of the follows, stop reading signals, stop the loop.
     case stopLoop
 }

@@ -11,7 +11,7 @@ extension HostCore {
         var names = catalog.names
         if !names.contains(live.committed.profile) { names = (names + [live.committed.profile]).sorted() }
         return HostStatus(host: hostInfo, profile: live.committed.profile, revision: live.committed.revision, locked: lock.isLocked,
-                          clients: clients, profiles: names, problems: catalog.problems.map(problem) + pluginProblems + followProblems,
+                          clients: clients, profiles: names, problems: catalog.problems.map(problem) + state.pluginProblems + followProblems,
                           notices: notices.all, plugins: inputs.plugins?.statuses ?? [],
                           tlsFingerprint: inputs.reachability.fingerprint())
     }

@@ -9,9 +9,6 @@ import DeckWeb
 // decision is made here.
 
 extension HostCore {
-    /// How long a frame lasts: at most one `buttonFace` per button per frame.
-    static let faceFrame: Duration = .milliseconds(16)
-
     /// Performs what the face table decided (its refusals are the rules' to answer).
     func perform(_ action: FaceAction) {
         switch action {
@@ -26,10 +23,10 @@ extension HostCore {
             faceImages.add(image)
         case .forgetImage(let hash):
             faceImages.remove(hash: hash)
-        case .scheduleFrame:
-            _ = loop.schedule(after: Self.faceFrame) { [weak self] in self?.handle(.faceFrame) }
-        case .refuse:
-            break  // HostState.feedFaces turns a refusal into a reply or a log line, never into this action
+        case .scheduleFrame, .refuse:
+            // HostState.feedFaces turns these into `.armTimer(.faceFrame, …)`
+            // and a reply or a log line; they never reach the shell.
+            break
         }
     }
 

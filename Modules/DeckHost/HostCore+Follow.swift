@@ -6,9 +6,7 @@ extension HostCore {
     /// Starts the live layout's `follow` commands (docs/faces.md §6).
     func startFollows() {
         let home = getenv("HOME").map { String(cString: $0) }
-        let runner = FollowRunner(loop: loop, home: home, events: .init(
-            input: { [weak self] input in self?.handle(.follow(input)) },
-            log: { [weak self] level, message in self?.perform(HostAction.log(level, message)) }))
+        let runner = FollowRunner(loop: loop, home: home, inbox: inbox)
         inputs.follows = runner
         handle(.follow(.started))
     }

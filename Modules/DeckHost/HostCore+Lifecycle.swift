@@ -3,17 +3,14 @@ import DeckTransport
 import Glibc
 import LockGate
 
+extension HostSignal {
+    /// The signal the signalfd read (the host reads only these three).
+    init(number: Int32) {
+        self = number == SIGHUP ? .hangUp : number == SIGINT ? .interrupt : .terminate
+    }
+}
+
 extension HostCore {
-    /// A signal read from the signalfd, as the rules' input.
-    func received(signal: Int32) {
-        handle(.signal(signal == SIGHUP ? .hangUp : signal == SIGINT ? .interrupt : .terminate))
-    }
-
-    /// A change of the lock probe's answer (posted from the probe's thread).
-    func probeReported(_ result: LockProbe.Result) {
-        handle(.probe(result))
-    }
-
     /// Whether every plugin process is gone (true without plugins).
     var pluginsStopped: Bool { inputs.plugins?.isStopped ?? true }
 
@@ -28,18 +25,14 @@ extension HostCore {
         case .stopActions:
             services.runner.shutdown()
         case let .stopPlugins(grace, killGrace):
-            inputs.plugins?.shutdown(grace: grace, killGrace: killGrace) { [weak self] in self?.stopProgressed() }
+            let inbox = self.inbox
+            inputs.plugins?.shutdown(grace: grace, killGrace: killGrace) { inbox.post(.stopProgress(pluginsStopped: true)) }
         case .holdReading:
             for session in sessions.values { session.hold(.stopping) }
         case .releaseCommits:
             run(commits.release())
         case .checkProgress:
             stopProgressed()
-        case .armDeadline(let delay):
-            loop.schedule(after: delay) { [weak self] in
-                guard let self else { return }
-                self.handle(.stopDeadline(pluginsStopped: self.pluginsStopped))
-            }
         case .stopLoop:
             inputs.follows?.killNow()
             inputs.signals?.cancel()

@@ -5,52 +5,41 @@ import DeckProtocol
 import DeckTransport
 
 extension HostCore {
-    /// Starts plugin supervision with the manifests found at start; plugins
-    /// the live layout uses start now, the others when a button needs them.
+    /// Starts plugin supervision with the manifests found at start; the
+    /// rules then hand each plugin the live layout's buttons (plugins with
+    /// buttons start now, the others when a button needs them).
     func startPlugins(_ catalog: PluginCatalog, searchPath: String?) {
         // The manager's news, as the rules' inputs.
+        let inbox = self.inbox
         let events = PluginManager.Events(
-            log: { [weak self] level, message in self?.handle(.plugin(.log(LogLevel(rawValue: level.rawValue) ?? .info, message))) },
-            titleChanged: { [weak self] page, index, title in
-                self?.handle(.plugin(.title(DeckSlot(page: page, index: index), title)))
-            },
-            statusChanged: { [weak self] status in self?.handle(.plugin(.status(status))) },
-            faceMessage: { [weak self] plugin, buttons, message in self?.handle(.plugin(.face(plugin: plugin, buttons, message))) },
-            processEnded: { [weak self] plugin in self?.handle(.plugin(.ended(plugin))) })
+            log: { level, message in inbox.post(.plugin(.log(LogLevel(rawValue: level.rawValue) ?? .info, message))) },
+            titleChanged: { page, index, title in inbox.post(.plugin(.title(DeckSlot(page: page, index: index), title))) },
+            statusChanged: { status in inbox.post(.plugin(.status(status))) },
+            faceMessage: { plugin, buttons, message in inbox.post(.plugin(.face(plugin: plugin, buttons, message))) },
+            processEnded: { plugin in inbox.post(.plugin(.ended(plugin))) })
         var policy = services.configuration.pluginPolicy
         policy.stateRoot = policy.stateRoot ?? services.configuration.state + "/plugins"
         let manager = PluginManager(loop: loop, folders: services.configuration.plugins, searchPath: searchPath, catalog: catalog,
                                     hostName: hostInfo.name, hostVersion: hostInfo.version,
                                     policy: policy, events: events)
         inputs.plugins = manager
-        let folders = services.configuration.plugins.joined(separator: ", ")
-        perform(HostAction.log(.info, "plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none")) (from \(folders))"))
-        manager.layoutChanged(live.committed.layout)
-        refreshHoldSlots()
-        logSettingsProblems()
+        handle(.pluginsStarted(catalog, folders: services.configuration.plugins))
     }
 
-    /// Hands a press of a plugin button to its plugin; how that went is the
-    /// press's `action` event.
+    /// Hands a press of a plugin button to its plugin; the manager's word on
+    /// it comes back as ``PluginInput/pressResult(_:_:)`` (the rules make it
+    /// the press's `action` event).
     func pressPlugin(_ request: ActionRequest, plugin id: String, command: String, settings: [String: DeckValue]?) {
         guard let plugins = inputs.plugins else {
-            actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
+            handle(.plugin(.pressWithoutManager(request)))
             return
         }
         let press = PluginPress(phase: PluginPress.Phase(rawValue: request.phase.rawValue) ?? .tap, command: command,
                                 settings: settings ?? [:],
                                 button: PluginButtonReference(page: request.page, index: request.index, name: request.button.name),
                                 device: request.by.map { PluginDevice(name: $0.name, kind: $0.kind) })
-        plugins.press(plugin: id, press) { [weak self] result in
-            switch result {
-            case .delivered:
-                self?.actionEnded(request, .delivered)
-            case .unavailable(let reason):
-                self?.actionEnded(request, .pluginUnavailable(plugin: id), detail: reason)
-            case .dropped(let reason):
-                self?.actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)"))
-            }
-        }
+        let inbox = self.inbox
+        plugins.press(plugin: id, press) { result in inbox.post(.plugin(.pressResult(request, result))) }
     }
 
     /// A scan of the plugins folders, to run on the disk thread (`deckctl
@@ -61,26 +50,6 @@ extension HostCore {
         return { PluginCatalog.scan(folders: folders, searchPath: searchPath) }
     }
 
-    /// Applies a fresh scan of the plugins folders (failed plugins may start again).
-    func applyPlugins(_ catalog: PluginCatalog) {
-        guard let plugins = inputs.plugins else { return }
-        plugins.reload(catalog)
-        perform(HostAction.log(.info, "reloaded the plugins: \(catalog.manifests.map(\.id).joined(separator: ", ").ifEmpty("none"))"))
-        refreshHoldSlots()
-    }
-
-    /// The plugins changed: a layout with the new `holdSlots` to everyone
-    /// when they differ (the same revision: they are not part of the layout).
-    func refreshHoldSlots() {
-        do {
-            if try live.relabel(holdSlots: inputs.plugins?.catalog.holdSlots(in: live.committed.layout) ?? []) {
-                perform(.broadcastLayout)
-            }
-        } catch {
-            perform(HostAction.log(.error, "could not encode the layout of revision \(live.committed.revision): \(error)"))
-        }
-    }
-
     /// The titles faces show now, to a client below level 8 that just
     /// joined (or subscribed); level 8 has them in its welcome's `faces`.
     func sendTitles(to id: ConnectionID) {
@@ -88,11 +57,6 @@ extension HostCore {
         for face in faces.current where face.title != nil {
             send(.buttonState(page: face.page, index: face.index, title: face.title), to: id)
         }
-    }
-
-    /// Every manifest problem, and every settings problem of the profiles, for `status`.
-    var pluginProblems: [Problem] {
-        (inputs.plugins?.catalog.problems ?? []).map(problem) + settingsProblems
     }
 }
 

@@ -3,11 +3,12 @@ import DeckProtocol
 import DeckTransport
 
 extension HostCore {
-    /// Hands a `run` or `open` action to the runner; its end comes back to the loop.
+    /// Hands a `run` or `open` action to the runner; its end comes back as
+    /// ``HostInput/actionFinished(_:_:)``.
     func startAction(_ request: ActionRequest) {
-        let bound = self.bound
+        let inbox = self.inbox
         services.runner.run(request) { outcome in
-            bound.loop.execute { bound.value.actionEnded(request, outcome) }
+            inbox.post(outcome, fromAnyThread: { .actionFinished(request, $0) })
         }
     }
 

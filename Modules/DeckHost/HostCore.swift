@@ -21,7 +21,7 @@ import LockGate
 /// (docs/host.md, "The host's structure"). Nothing here blocks: disk work
 /// goes to the ``DiskWorker``, actions to the ``ActionRunner``, and their
 /// results come back through `EventLoop.execute`.
-final class HostCore {
+final class HostCore: HostInputSink {
     /// The configuration, the logger, the disk thread and the services.runner.
     let services: HostServices
     /// The thread this core is confined to: every socket, timer and result comes back on it.
@@ -44,6 +44,9 @@ final class HostCore {
     private var pendingLog: [(LogLevel, String)] = []
     /// The images faces show, which the web listener serves at `/faces/`.
     let faceImages = FaceImageStore()
+    /// The one channel the components report through (``HostInbox``): they
+    /// hold this, never the core.
+    private(set) lazy var inbox = HostInbox(self, loop: loop)
 
     init(services: HostServices, loop: EventLoop, state: LiveState, catalog: ProfileCatalog, tokens: TokenStore,
          notices: [String]) throws(TransportError) {
@@ -91,6 +94,11 @@ final class HostCore {
         apply(state.process(input))
     }
 
+    /// An input a component posted through the ``inbox``.
+    func receive(_ input: HostInput) {
+        handle(input)
+    }
+
     /// Hands `input` to the rules and performs its actions at once, where
     /// they must keep their place among an outcome's effects (the `up` of a
     /// lifted button between the lock's broadcast and its event). Only for
@@ -125,7 +133,8 @@ final class HostCore {
             perform(outcome, written: written)
         case let .armCommitTimer(delay, generation):
             commitTimer?.cancel()
-            commitTimer = loop.schedule(after: delay) { [weak self] in self?.handle(.commitTimerFired(generation)) }
+            let inbox = self.inbox
+            commitTimer = loop.schedule(after: delay) { inbox.post(.commitTimerFired(generation)) }
         case .cancelCommitTimer:
             commitTimer?.cancel()
             commitTimer = nil
@@ -143,9 +152,9 @@ final class HostCore {
         case let .pauseReading(connection, reason):
             sessions[connection]?.hold(reason)
         case .applyPlugins(let catalog):
-            applyPlugins(catalog)
-        case .checkSettings(let files):
-            logSettingsProblems(of: files)
+            inputs.plugins?.reload(catalog)
+        case let .pluginButtons(plugin, buttons):
+            inputs.plugins?.setButtons(buttons, for: plugin)
         case let .restartPlugin(plugin, reset, connection, id):
             let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) {
                 .restarted
@@ -153,12 +162,13 @@ final class HostCore {
                 .notInstalled(installed: inputs.plugins?.catalog.manifests.map(\.id) ?? [])
             }
             handle(.pluginRestarted(connection, id, plugin: plugin, result))
+        case let .armTimer(timer, delay):
+            let inbox = self.inbox
+            _ = loop.schedule(after: delay) { inbox.post(.timerFired(timer)) }
         case .stop(let step):
             perform(step)
         case .face(let action):
             perform(action)
-        case .layoutToPlugins(let layout):
-            inputs.plugins?.layoutChanged(layout)
         case .follow(let action):
             inputs.follows?.perform(action)
         }
@@ -236,7 +246,7 @@ final class HostCore {
     private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
         if let state = outcome.live {
             // Committed, and followed by the plugins, faces and follows, before its effects.
-            handleInPlace(.committed(state, written: written, holdSlots: inputs.plugins?.catalog.holdSlots(in: state.layout) ?? []))
+            handleInPlace(.committed(state, written: written))
         }
         for effect in outcome.effects { perform(effect) }
     }

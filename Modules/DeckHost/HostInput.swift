@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPlugins
 import DeckProfiles
 import DeckProtocol
 import DeckSnapshots
@@ -40,16 +41,12 @@ enum HostInput {
     /// How far the stop is: sent by the shell as the plugins or the disk
     /// finish while stopping (`pluginsStopped`: every plugin process is gone).
     case stopProgress(pluginsStopped: Bool)
-    /// The stop's deadline passed.
-    case stopDeadline(pluginsStopped: Bool)
     /// The shell tried `restart PLUGIN` for `connection`.
     case pluginRestarted(ConnectionID, RequestID?, plugin: String, PluginRestart)
     /// A plugin's message, or the plugin manager's news about one.
     case plugin(PluginInput)
     /// What the follow runner saw: its start, a child's exit or line, a timer.
     case follow(FollowInput)
-    /// A face frame passed (``FaceAction/scheduleFrame``): held faces go out.
-    case faceFrame
     /// The disk thread finished a batch of ``HostAction/writeBatch(_:)``:
     /// `receipts` for the leading writes now durable, `failure` when the rest
     /// were not written, why the last-profile marker could not be written,
@@ -58,9 +55,29 @@ enum HostInput {
                        notices: [String])
     /// The gather timer of ``HostAction/armCommitTimer(after:generation:)`` fired.
     case commitTimerFired(Int)
-    /// A state reached the disk and its outcome is being performed (before
-    /// its effects); `holdSlots` are the installed plugins' hold buttons in it.
-    case committed(LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot])
+    /// A timer the rules armed (``HostAction/armTimer(_:after:)``) fired.
+    case timerFired(HostTimer)
+    /// A `run` or `open` action the runner started ended.
+    case actionFinished(ActionRequest, ActionOutcome)
+    /// What the layouts folder's watch has to say besides a save: files it
+    /// waits for, the folder lost or back.
+    case folderWatch(FolderWatchNews)
+    /// A component's own line for the log (the follow runner's trouble).
+    case log(LogLevel, String)
+    /// A state reached the disk and its outcome is being performed (before its effects).
+    case committed(LiveState, written: DeckSnapshots.SnapshotInfo?)
+    /// The plugin manager started with the plugins `catalog` found in `folders`.
+    case pluginsStarted(PluginCatalog, folders: [String])
+}
+
+/// What the layouts folder's watch reports besides saves (``ProfileWatcher``).
+enum FolderWatchNews: Equatable {
+    /// The scan waits for these files (still being written) to be closed.
+    case waiting([String])
+    /// The folder went away and cannot be waited for (the sentence says what to do).
+    case lost(String)
+    /// A folder of its name is watched again.
+    case returned(String)
 }
 
 /// The signals the host reads.

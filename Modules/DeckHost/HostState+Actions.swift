@@ -1,3 +1,4 @@
+import DeckPlugins
 import DeckProtocol
 
 extension HostState {
@@ -26,6 +27,20 @@ extension HostState {
         }
         return [.perform(.event(event)),
                 .log(outcome.succeeded ? .info : .warning, "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")]
+    }
+
+    /// A plugin press's end, as the plugin manager reported it: `delivered`,
+    /// `pluginUnavailable` with why, or `failed` with what became of it.
+    static func pressEnded(_ request: ActionRequest, _ result: PluginPressResult) -> [HostAction] {
+        guard case let .plugin(id, _, _) = request.button.action else { return [] }
+        switch result {
+        case .delivered:
+            return actionEnded(request, .delivered)
+        case .unavailable(let reason):
+            return actionEnded(request, .pluginUnavailable(plugin: id), detail: reason)
+        case .dropped(let reason):
+            return actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)"))
+        }
     }
 
     private static func seconds(_ value: Double) -> String {

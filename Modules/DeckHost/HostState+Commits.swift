@@ -101,7 +101,7 @@ extension HostState {
     private mutating func scheduled(_ actions: [CommitScheduler<Outcome>.Action]) -> [HostAction] {
         var result: [HostAction] = []
         // The last state performed before a failure: `head` goes back to it,
-        // since the shell commits it (``HostInput/committed(_:written:holdSlots:)``)
+        // since the shell commits it (``HostInput/committed(_:written:)``)
         // only as it performs `.outcome`, after this returns.
         var durable = live.committed
         for action in actions {

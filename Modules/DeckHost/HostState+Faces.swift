@@ -17,6 +17,11 @@ enum PluginInput: Equatable {
     case face(plugin: String, [PluginButton], PluginMessage)
     /// A plugin's process ended: the faces it set fall back.
     case ended(String)
+    /// What became of a press handed to the plugin manager (``Effect/pressPlugin(_:)``).
+    case pressResult(ActionRequest, PluginPressResult)
+    /// A press reached the shell when no plugin manager was there (the host
+    /// is stopping, or the plugins have not started yet).
+    case pressWithoutManager(ActionRequest)
 }
 
 extension HostState {
@@ -25,12 +30,15 @@ extension HostState {
     mutating func feedFaces(_ input: FaceInput, refused: inout (code: ErrorCode, message: String)?) -> [HostAction] {
         var actions: [HostAction] = []
         for action in faces.handle(input) {
-            guard case let .refuse(code, message) = action else {
+            switch action {
+            case let .refuse(code, message):
+                refused = (code, message)
+                if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
+            case .scheduleFrame:
+                actions.append(.armTimer(.faceFrame, after: Self.faceFrame))
+            default:
                 actions.append(.face(action))
-                continue
             }
-            refused = (code, message)
-            if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
         }
         return actions
     }
@@ -83,6 +91,11 @@ extension HostState {
             }
         case .ended(let plugin):
             return feedFaces(.pluginEnded(plugin))
+        case let .pressResult(request, result):
+            return Self.pressEnded(request, result)
+        case .pressWithoutManager(let request):
+            guard case let .plugin(id, _, _) = request.button.action else { return [] }
+            return Self.actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")
         }
     }
 
@@ -99,19 +112,19 @@ extension HostState {
     }
 
     /// A state reached the disk and is performed: it becomes `committed`
-    /// (its lines encoded once, with the plugins' hold slots), then the
-    /// plugins, the faces and the follow commands follow the new layout —
+    /// (its lines encoded once, with the installed plugins' hold slots), then
+    /// the plugins whose buttons changed, the faces and the follow commands follow the new layout —
     /// all of them (a new `source` or profile: the profile went live again)
     /// or, after an edit, only the follows whose button changed.
-    mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?, holdSlots: [DeckSlot]) -> [HostAction] {
+    mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?) -> [HostAction] {
         let old = live.committed
         var actions: [HostAction] = []
         do {
-            try live.commit(state, written: written, holdSlots: holdSlots)
+            try live.commit(state, written: written, holdSlots: plugins.holdSlots(in: state.layout))
         } catch {
             actions.append(.log(.error, "could not encode the layout of revision \(state.revision): \(error)"))
         }
-        actions.append(.layoutToPlugins(state.layout))
+        actions += pluginsFollow(state.layout)
         actions += feedFaces(.layoutChanged(state.layout))
         return actions + followsFollow(state.layout, restart: old.profile != state.profile || old.source != state.source)
     }

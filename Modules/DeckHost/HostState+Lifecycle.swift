@@ -27,7 +27,7 @@ extension HostState {
 
     /// Stops accepting and reading, lets the edits in hand reach the disk and
     /// their replies go out, stops every plugin, then stops the loop (within
-    /// 2 s whatever happens: ``HostInput/stopDeadline(pluginsStopped:)``).
+    /// 2 s whatever happens: the ``HostTimer/stopDeadline``).
     mutating func beginStopping(because reason: String) -> [HostAction] {
         guard shutdown.begin() else { return [] }
         return [.log(.info, "\(reason): stopping"),
@@ -35,7 +35,7 @@ extension HostState {
             + stopFollows()
             + [.stop(.stopPlugins(grace: Self.pluginGrace, killGrace: Self.pluginKillGrace)),
                 .stop(.holdReading), .stop(.releaseCommits), .stop(.checkProgress),
-                .stop(.armDeadline(after: Self.stopDeadline))]
+                .armTimer(.stopDeadline, after: Self.stopDeadline)]
     }
 
     /// What `restart PLUGIN` found: `ok`, or `notFound` naming what is installed.

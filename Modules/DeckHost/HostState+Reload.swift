@@ -25,7 +25,7 @@ extension HostState {
     mutating func scanned(_ scan: LayoutScan, ticket: ReloadGenerations.Ticket, requester: ConnectionID?,
                           id: RequestID?) -> [HostAction] {
         var actions: [HostAction] = []
-        if let plugins = scan.plugins, !stopping { actions.append(.applyPlugins(plugins)) }
+        if let fresh = scan.plugins, !stopping { actions += pluginsReloaded(fresh) }
         guard reloads.finished(ticket) == .apply, let result = scan.profiles.unwrapped else {
             return actions + [.log(.info, "a newer save of the layouts folder superseded scan \(ticket.generation); "
                                    + "the newer one goes live instead")]
@@ -58,8 +58,7 @@ extension HostState {
         var actions: [HostAction] = ProfileCatalog.folderProblems(of: scanned).filter { !known.contains($0) }
             .map { .log(.warning, $0.description) }
         catalog = scanned
-        // Settings are checked against the plugins' manifests, which the shell's plugin manager holds.
-        actions.append(.checkSettings(files: explicit ? nil : changes.added + changes.changed))
+        actions += settingsWarnings(files: explicit ? nil : changes.added + changes.changed)
         let active = live.head.profile
         let by = connection.flatMap { sessions[$0]?.info }
         let activeFile = scanned.profile(named: active)

@@ -21,12 +21,18 @@ struct HostState {
     var lock = LockState()
     /// The plugin buttons each device holds down.
     var holds = HeldButtons()
-    /// The layouts folder as last scanned.
-    var catalog: ProfileCatalog
+    /// The layouts folder as last scanned (its settings checked against the plugins' manifests as it changes).
+    var catalog: ProfileCatalog {
+        didSet { plugins.check(catalog) }
+    }
+    /// The installed plugins' manifests, what each plugin was told, the settings problems.
+    var plugins = InstalledPlugins()
     /// What `status` shows in `notices`.
     var notices: Notices
     /// Running, stopping, stopped (and the exit status).
     var shutdown = Shutdown()
+    /// Every plugin process is gone, as the shell last reported while stopping.
+    var pluginsStopped = false
     /// The buttons' live faces (docs/faces.md).
     var faces: FaceTable
     /// The live layout's `follow` commands (docs/faces.md §6), driven once the runner started.
@@ -110,26 +116,29 @@ struct HostState {
         case .signal(let signal):
             return received(signal)
         case .stopProgress(let pluginsStopped):
-            return shutdown.finishIfReady(pipelineEmpty: commits.isEmpty, pluginsStopped: pluginsStopped) ? [.stop(.stopLoop)] : []
-        case .stopDeadline(let pluginsStopped):
-            guard let warnings = shutdown.deadlinePassed(pipelineEmpty: commits.isEmpty, pluginsStopped: pluginsStopped) else {
-                return []
-            }
-            return warnings.map { .log(.warning, $0) } + [.stop(.stopLoop)]
+            return stopProgressed(pluginsStopped: pluginsStopped)
         case let .pluginRestarted(connection, id, plugin, result):
             return pluginRestarted(plugin, result, id: id, for: connection)
         case .plugin(let input):
             return plugin(input)
         case .follow(let input):
             return follow(input)
-        case .faceFrame:
-            return feedFaces(.frameTick)
         case let .batchFinished(receipts, failure, markerFailure, notices):
             return batchFinished(receipts: receipts, failure: failure, markerFailure: markerFailure, notices: notices)
         case .commitTimerFired(let generation):
             return commitTimerFired(generation)
-        case let .committed(state, written, holdSlots):
-            return committed(state, written: written, holdSlots: holdSlots)
+        case .timerFired(let timer):
+            return timerFired(timer)
+        case let .actionFinished(request, outcome):
+            return Self.actionEnded(request, outcome)
+        case .folderWatch(let news):
+            return folderWatch(news)
+        case let .log(level, message):
+            return [.log(level, message)]
+        case let .committed(state, written):
+            return committed(state, written: written)
+        case let .pluginsStarted(catalog, folders):
+            return pluginsStarted(catalog, folders: folders)
         }
     }
 

@@ -2,10 +2,10 @@ import DeckProfiles
 import DeckTransport
 import Glibc
 
-/// Watches the layouts folder with inotify through the event loop, and calls
-/// `changed` once things settle (~150 ms after the first change, later while
+/// Watches the layouts folder with inotify through the event loop, and posts
+/// `profilesChanged` once things settle (~150 ms after the first change, later while
 /// a profile file is still being written), so a saved file reloads well
-/// within a second. `changing` is called at once on every change, so a scan
+/// within a second. `profilesChanging` is posted at once on every change, so a scan
 /// still reading an older save can give up without waiting for the settle
 /// time. Loop-confined.
 ///
@@ -31,13 +31,11 @@ final class ProfileWatcher {
     private let descriptor: Int32
     private var watch: FDWatch?
     private var timer: LoopTimer?
-    private let changed: () -> Void
-    private let changing: () -> Void
-    private let waiting: ([String]) -> Void
+    /// Where what it sees goes: `profilesChanging`, `profilesChanged` and
+    /// `folderWatch` inputs.
+    private let inbox: HostInbox
     /// When the scan may come: the settle time, and files still being written.
     private var settling = SaveSettling()
-    private let lost: (String) -> Void
-    private let returned: (String) -> Void
     /// The folder's watch, -1 while the folder is gone.
     private var folderWatch: Int32 = -1
     /// The parent's watch while the folder is gone, else -1.
@@ -47,23 +45,16 @@ final class ProfileWatcher {
         | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    /// Starts watching. `changing` is called on each batch of changes as it is
-    /// seen, `changed` once they settle, `waiting` (once per settle time) with
-    /// the files the scan waits for to be closed; `lost` when the folder goes
-    /// away and cannot be waited for, `returned` when a folder of its name is
-    /// watched again.
-    init(folder: String, loop: EventLoop, debounce: Duration = .milliseconds(150),
-         changing: @escaping () -> Void = {}, changed: @escaping () -> Void,
-         waiting: @escaping ([String]) -> Void = { _ in }, lost: @escaping (String) -> Void,
-         returned: @escaping (String) -> Void = { _ in }) throws(HostError) {
+    /// Starts watching. It posts `profilesChanging` on each batch of changes
+    /// as it is seen, `profilesChanged` once they settle, and `folderWatch`
+    /// news: `waiting` (once per settle time) with the files the scan waits
+    /// for to be closed, `lost` when the folder goes away and cannot be
+    /// waited for, `returned` when a folder of its name is watched again.
+    init(folder: String, loop: EventLoop, debounce: Duration = .milliseconds(150), inbox: HostInbox) throws(HostError) {
         self.folder = folder
         self.loop = loop
         self.debounce = debounce
-        self.changing = changing
-        self.waiting = waiting
-        self.changed = changed
-        self.lost = lost
-        self.returned = returned
+        self.inbox = inbox
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw .runtime(DiskFile.describe("watch", folder)) }
         folderWatch = inotify_add_watch(descriptor, folder, Self.folderMask)
@@ -103,7 +94,7 @@ final class ProfileWatcher {
             _ = inotify_rm_watch(descriptor, parentWatch)
             parentWatch = -1
         }
-        returned("the layouts folder \(folder) is there again; saved files reload live again")
+        inbox.post(.folderWatch(.returned("the layouts folder \(folder) is there again; saved files reload live again")))
         return true
     }
 
@@ -134,8 +125,8 @@ final class ProfileWatcher {
         if parentWatch < 0 {
             parentGone()
         } else {
-            lost("the layouts folder \(folder) was moved or removed; its saved files are reloaded again "
-                + "once a folder of that name is back")
+            inbox.post(.folderWatch(.lost("the layouts folder \(folder) was moved or removed; its saved files are reloaded again "
+                + "once a folder of that name is back")))
         }
     }
 
@@ -145,8 +136,8 @@ final class ProfileWatcher {
             _ = inotify_rm_watch(descriptor, parentWatch)
             parentWatch = -1
         }
-        lost("the layouts folder \(folder) and its parent were moved or removed; saved files are no longer reloaded "
-            + "until it is back and `deckctl reload` (or SIGHUP) is run, or deckd restarts")
+        inbox.post(.folderWatch(.lost("the layouts folder \(folder) and its parent were moved or removed; saved files are no longer "
+            + "reloaded until it is back and `deckctl reload` (or SIGHUP) is run, or deckd restarts")))
     }
 
     private func readEvents() {
@@ -193,7 +184,7 @@ final class ProfileWatcher {
         if back, rearm() { relevant = true }
         if parentLost, folderWatch < 0, parentWatch >= 0 { parentGone() }
         if relevant {
-            changing()
+            inbox.post(.profilesChanging)
             scheduleChanged()
         }
     }
@@ -219,10 +210,10 @@ final class ProfileWatcher {
         timer = nil
         switch settling.timerFired(at: .now) {
         case .waitAgain(let tell):
-            if let tell { waiting(tell) }
+            if let tell { inbox.post(.folderWatch(.waiting(tell))) }
             startTimer()
         case .scan:
-            changed()
+            inbox.post(.profilesChanged)
         }
     }
 }

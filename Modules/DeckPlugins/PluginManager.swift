@@ -5,15 +5,16 @@ import DeckProtocol
 import DeckTransport
 import Glibc
 
-/// Every plugin of the host (PLUGINS.md): discovery, lazy start, the
-/// `buttons` each one is sent, press routing, titles, restarts, reloads and
-/// shutdown. Create and use it only on the event loop's thread; it reports
-/// through ``Events``, also on that thread.
+/// Every plugin process of the host (PLUGINS.md): one supervisor per
+/// installed plugin, lazy start, press routing, titles, restarts, reloads
+/// and shutdown. Create and use it only on the event loop's thread; it
+/// reports through ``Events``, also on that thread.
 ///
-/// The host tells it three things: the live layout whenever it changes
-/// (``layoutChanged(_:)``), each press of a plugin button (``press(plugin:_:done:)``),
-/// and reloads and shutdown. A plugin starts when the live layout first has a
-/// button that uses it, and keeps running.
+/// What to tell which plugin is the host's rules' (DeckHost's `HostState`):
+/// they hand it each plugin's buttons when they change
+/// (``setButtons(_:for:)``), each press of a plugin button
+/// (``press(plugin:_:done:)``), the catalog a reload read, and shutdown. A
+/// plugin starts when it first has a button, and keeps running.
 public final class PluginManager {
     /// What the manager reports, on the loop thread.
     public struct Events {
@@ -65,10 +66,10 @@ public final class PluginManager {
     /// Supervisors being stopped after a reload changed or removed their
     /// plugin; a new process of the same id waits for the old one to go.
     var retiring: [ObjectIdentifier: PluginSupervisor] = [:]
-    /// Each plugin's buttons in the live layout.
+    /// Each plugin's buttons in the live layout, as the host last set them
+    /// (plugins not installed included: a reload that installs one hands
+    /// them on).
     var liveButtons: [String: [PluginButton]] = [:]
-    /// Plugin ids the live layout uses that are not installed, as last logged.
-    var missing: Set<String> = []
     /// The titles plugins have set, by slot, with the button each was set on.
     var titles: [Slot: (plugin: String, button: PluginButton, title: String)] = [:]
     /// What devices were last told, by slot (absent: the button's name).
@@ -79,7 +80,8 @@ public final class PluginManager {
     var isShuttingDown = false
 
     /// Gets ready with the plugins of `catalog` (nil: scans `folders` now);
-    /// no plugin starts before ``layoutChanged(_:)``.
+    /// no plugin starts before ``setButtons(_:for:)`` gives it a button. The
+    /// catalog's problems are the host's to report.
     ///
     /// Also makes SIGPIPE ignored in this process: writing to a plugin whose
     /// end of the pipe is closed must be an EPIPE error, not the host's death.
@@ -96,42 +98,31 @@ public final class PluginManager {
         self.events = events
         self.catalog = catalog ?? PluginCatalog.scan(folders: folders, searchPath: searchPath)
         for manifest in self.catalog.manifests { add(manifest) }
-        for problem in self.catalog.problems { events.log(.warning, "plugin manifest: \(problem)") }
     }
 
     // MARK: What the host reports
 
-    /// The live layout is now `layout`: each plugin learns its buttons, titles
-    /// of slots that no longer hold the button they were set on are cleared
-    /// (the button moved, was swapped, edited or removed: its title would
-    /// label another button), and plugins that now have buttons are started.
-    public func layoutChanged(_ layout: DeckLayout) {
-        liveButtons = Self.pluginButtons(in: layout)
-        for (slot, entry) in titles where !(liveButtons[entry.plugin] ?? []).contains(entry.button) {
+    /// Plugin `id`'s buttons in the live layout are now `buttons`: the plugin
+    /// is sent them (once it is ready), titles it set on slots that no longer
+    /// hold the button they were set on are cleared (the button moved, was
+    /// swapped, edited or removed: its title would label another button),
+    /// and it starts if it now has buttons and is not running yet.
+    public func setButtons(_ buttons: [PluginButton], for id: String) {
+        liveButtons[id] = buttons.isEmpty ? nil : buttons
+        for (slot, entry) in titles where entry.plugin == id && !buttons.contains(entry.button) {
             titles[slot] = nil
             pendingTitles.insert(slot)
         }
         showTitles()
-        for (id, supervisor) in supervisors { supervisor.setButtons(liveButtons[id] ?? []) }
+        supervisors[id]?.setButtons(buttons)
         startNeeded()
-        reportMissing()
-    }
-
-    /// Logs the plugins the live layout uses that are not there (once each,
-    /// until they are there again): after a layout change and after a reload.
-    private func reportMissing() {
-        let nowMissing = Set(liveButtons.keys.filter { supervisors[$0] == nil })
-        for id in nowMissing.subtracting(missing).sorted() {
-            events.log(.warning, "buttons of the live layout use plugin '\(id)', which \(unavailableReason(id))")
-        }
-        missing = nowMissing
     }
 
     /// Hands a press of a `{plugin: ID, …}` button to its plugin; `done` is
     /// told (at once, or when a starting plugin is ready) whether it got there.
     public func press(plugin id: String, _ press: PluginPress, done: @escaping (PluginPressResult) -> Void) {
         guard !isShuttingDown else { return done(.unavailable("is stopping with the host")) }
-        guard let supervisor = supervisors[id] else { return done(.unavailable(unavailableReason(id))) }
+        guard let supervisor = supervisors[id] else { return done(.unavailable(catalog.unavailableReason(id, folders: folders))) }
         supervisor.deliver(press, mayStart: !isRetiring(id), done: done)
     }
 
@@ -145,7 +136,8 @@ public final class PluginManager {
     /// Applies a fresh scan of the plugins folders (made off the loop): new
     /// plugins become available, changed ones are restarted, removed or
     /// broken ones stopped, and failed ones may start again. Returns the
-    /// problems of every manifest.
+    /// problems of every manifest (reporting them, and the plugins that
+    /// became unavailable, is the host's).
     @discardableResult
     public func reload(_ fresh: PluginCatalog) -> [FileProblem] {
         guard !isShuttingDown else { return catalog.problems }
@@ -165,14 +157,8 @@ public final class PluginManager {
                 supervisors[manifest.id]?.lastExit = lastExit
             }
         }
-        let oldUnavailable = catalog.unavailable
         catalog = fresh
-        for problem in fresh.problems { events.log(.warning, "plugin manifest: \(problem)") }
-        for entry in fresh.unavailable where !oldUnavailable.contains(entry) {
-            events.statusChanged(PluginStatus(id: entry.id, state: "unavailable", message: entry.reason))
-        }
         startNeeded()
-        reportMissing()
         return fresh.problems
     }
 
@@ -268,33 +254,11 @@ public final class PluginManager {
         for id in liveButtons.keys.sorted() where !isRetiring(id) { supervisors[id]?.start() }
     }
 
-    private func unavailableReason(_ id: String) -> String {
-        if let entry = catalog.unavailability(id: id) { return "is unavailable: \(entry.reason)" }
-        // The folders are read at start and on reload only: say so, or a plugin
-        // folder made while the host runs looks installed but "not installed".
-        let searched = folders.isEmpty ? "no plugins folder is set"
-            : "looked in \(folders.joined(separator: ", ")); a plugin added there later is found by 'deckctl reload'"
-        return "is not installed (\(searched))"
-    }
-
     func finishShutdownIfDone() {
         guard isShuttingDown, supervisors.isEmpty, retiring.isEmpty, let done = stopping else { return }
         stopping = nil
         titleTimer?.cancel()
         titleTimer = nil
         done()
-    }
-
-    /// Each plugin's buttons in `layout`, in page and slot order.
-    static func pluginButtons(in layout: DeckLayout) -> [String: [PluginButton]] {
-        var buttons: [String: [PluginButton]] = [:]
-        for (page, content) in layout.pages.enumerated() {
-            for (index, slot) in content.buttons.enumerated() {
-                guard let button = slot, case let .plugin(id, command, settings) = button.action else { continue }
-                buttons[id, default: []].append(PluginButton(page: page, index: index, name: button.name, command: command,
-                                                             settings: settings ?? [:]))
-            }
-        }
-        return buttons
     }
 }

@@ -1,4 +1,5 @@
 import DeckModel
+import DeckPlugins
 import DeckPluginKit
 import DeckProtocol
 import DeckSnapshots
@@ -21,7 +22,7 @@ struct HostRulesFacesTests {
     /// A title change while no frame runs: the face and the title go out at once, and a frame starts.
     static func shownAtOnce(_ page: Int, _ index: Int, _ title: String) -> [HostAction] {
         [.face(.sendFace(ButtonFace(page: page, index: index, title: title))),
-         .face(.sendTitle(DeckSlot(page: page, index: index), title)), .face(.scheduleFrame)]
+         .face(.sendTitle(DeckSlot(page: page, index: index), title)), .armTimer(.faceFrame, after: .milliseconds(16))]
     }
 
     @Test func setFaceChangesTheFaceThenAnswersOk() throws {
@@ -38,7 +39,7 @@ struct HostRulesFacesTests {
         _ = host.handle(Self.setFace(0, 0, title: "Home"))
         let second = host.handle(Self.setFace(0, 1, title: "Shell"))
         #expect(second.allSatisfy { if case .face = $0 { false } else { true } })
-        #expect(Array(host.handle(.faceFrame).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
+        #expect(Array(host.handle(.timerFired(.faceFrame)).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
     }
 
     @Test(arguments: [
@@ -72,7 +73,7 @@ struct HostRulesFacesTests {
         var host = try R.host()
         let buttons = [PluginButton(page: 0, index: 4, name: "Talk", command: "hold"), PluginButton(page: 0, index: 0, name: "Files", command: "hold")]
         let now = host.handle(.plugin(.face(plugin: "talk", buttons, .showOk(target: .matching(command: "hold")))))
-        let tick = host.handle(.faceFrame)
+        let tick = host.handle(.timerFired(.faceFrame))
         let sent = (now + tick).compactMap { if case .face(.sendFace(let face)) = $0 { face } else { nil } }
         #expect(sent.map { "\($0.page)/\($0.index)" }.sorted() == ["0/0", "0/4"])
     }
@@ -127,9 +128,9 @@ struct HostRulesFacesTests {
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(!host.handle(.committed(next, written: nil, holdSlots: [])).contains { if case .follow = $0 { true } else { false } })
+        #expect(!host.handle(.committed(next, written: nil)).contains { if case .follow = $0 { true } else { false } })
         let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
-        #expect(host.handle(.committed(reloaded, written: nil, holdSlots: [])).contains(.follow(.terminate(1))))
+        #expect(host.handle(.committed(reloaded, written: nil)).contains(.follow(.terminate(1))))
     }
 
     @Test func anEditsCommitIsFollowedWithoutRestartingTheFollows() throws {
@@ -138,26 +139,29 @@ struct HostRulesFacesTests {
         var edited = state.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(host.handle(.committed(next, written: nil, holdSlots: [])) == [.layoutToPlugins(edited)])
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
+        // Talk's plugin is told nothing: its buttons did not change.
+        #expect(host.handle(.committed(next, written: nil)) == [])
         #expect(host.live.committed == next)
     }
 
     @Test func anotherProfilesCommitGoesToThePlugins() throws {
         var host = try R.host()
+        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         let layout = try Fixture.layout(["S"])
         let next = host.live.advance(layout: layout, profile: "stream", edits: [])
-        let actions = host.handle(.committed(next, written: nil, holdSlots: []))
-        #expect(actions == [.layoutToPlugins(layout)])
+        let actions = host.handle(.committed(next, written: nil))
+        #expect(actions == [.pluginButtons("talk", [])])
         #expect(host.live.committed.profile == "stream")
     }
 
     @Test func aFaceOfAButtonTheCommitRemovedIsCleared() throws {
         var host = try R.host()
         _ = host.handle(Self.setFace(0, 0, title: "Home"))
-        _ = host.handle(.faceFrame)
+        _ = host.handle(.timerFired(.faceFrame))
         let layout = try Fixture.layout(["Other"])
         let next = host.live.advance(layout: layout, edits: [])
-        _ = host.handle(.committed(next, written: nil, holdSlots: []))
+        _ = host.handle(.committed(next, written: nil))
         #expect(host.faces.current.isEmpty)
     }
 }

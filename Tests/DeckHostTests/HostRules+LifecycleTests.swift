@@ -13,7 +13,7 @@ struct HostRulesLifecycleTests {
     static let stopSteps: [HostAction] = [
         .stop(.closeListeners), .stop(.stopWatching), .stop(.stopActions),
         .stop(.stopPlugins(grace: .milliseconds(1000), killGrace: .milliseconds(400))),
-        .stop(.holdReading), .stop(.releaseCommits), .stop(.checkProgress), .stop(.armDeadline(after: .milliseconds(1500))),
+        .stop(.holdReading), .stop(.releaseCommits), .stop(.checkProgress), .armTimer(.stopDeadline, after: .milliseconds(1500)),
     ]
 
     @Test(arguments: [(HostSignal.terminate, "SIGTERM"), (.interrupt, "SIGINT")])
@@ -43,7 +43,7 @@ struct HostRulesLifecycleTests {
         #expect(host.handle(.stopProgress(pluginsStopped: true)) == [.stop(.stopLoop)])
         #expect(host.shutdown.isStopped && host.shutdown.exitStatus == .success)
         #expect(host.handle(.stopProgress(pluginsStopped: true)) == [])
-        #expect(host.handle(.stopDeadline(pluginsStopped: true)) == [])
+        #expect(host.handle(.timerFired(.stopDeadline)) == [])
     }
 
     @Test func anEditWaitingForTheDiskHoldsTheStop() throws {
@@ -54,7 +54,9 @@ struct HostRulesLifecycleTests {
                                 sender: R.phone, now: .now)
         _ = host.handle(.signal(.terminate))
         #expect(host.handle(.stopProgress(pluginsStopped: true)) == [])
-        #expect(host.handle(.stopDeadline(pluginsStopped: true)) == [
+        // A later report from the disk's side knows nothing of the plugins; the state remembers them gone.
+        #expect(host.handle(.stopProgress(pluginsStopped: false)) == [])
+        #expect(host.handle(.timerFired(.stopDeadline)) == [
             .log(.warning, "the disk did not finish the last edits in time; stopping without their replies"), .stop(.stopLoop),
         ])
         #expect(host.shutdown.exitStatus == .failure)
@@ -63,7 +65,8 @@ struct HostRulesLifecycleTests {
     @Test func theDeadlineKillsPluginsStillStopping() throws {
         var host = try R.host()
         _ = host.handle(.signal(.terminate))
-        #expect(host.handle(.stopDeadline(pluginsStopped: false)) == [
+        #expect(host.handle(.stopProgress(pluginsStopped: false)) == [])
+        #expect(host.handle(.timerFired(.stopDeadline)) == [
             .log(.warning, "plugins are still stopping; they are killed as the host exits"), .stop(.stopLoop),
         ])
         #expect(host.shutdown.exitStatus == .success)

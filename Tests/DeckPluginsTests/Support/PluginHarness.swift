@@ -92,9 +92,16 @@ final class PluginHarness: Sendable {
 
     struct HarnessStopped: Error {}
 
-    /// Makes `layout` live: the plugins with buttons in it start.
+    /// Makes `layout` live as the host does: every plugin whose buttons
+    /// changed is told its buttons, and the plugins with buttons in it start.
     func show(_ layout: DeckLayout) throws {
-        try withManager { $0.layoutChanged(layout) }
+        try withManager { manager in
+            let buttons = layout.pluginButtons
+            for id in Set(buttons.keys).union(manager.liveButtons.keys).sorted()
+            where (buttons[id] ?? []) != (manager.liveButtons[id] ?? []) {
+                manager.setButtons(buttons[id] ?? [], for: id)
+            }
+        }
     }
 
     /// Presses the plugin button at `page`/`index` of `layout`; the result is

@@ -1,0 +1,70 @@
+import DeckModel
+import DeckPluginKit
+import DeckPlugins
+import DeckProfiles
+
+/// The installed plugins as the rules decide on them (docs/host.md, "Plugins
+/// in the host"): the manifests of the last scan of the plugins folders as
+/// a value (which plugin has which commands, which hold, which settings
+/// they declare), each plugin's buttons as the plugin manager was last
+/// told, the plugins the live layout uses that are not installed as last
+/// warned about, and the settings problems of the profiles, checked once per
+/// catalog rather than per `status`. The plugin manager (DeckPlugins) only
+/// runs the processes this names.
+struct InstalledPlugins {
+    /// The manifests of the last scan (start or reload); empty until the plugins start.
+    private(set) var catalog = PluginCatalog()
+    /// The plugins folders, in the order they are searched.
+    private(set) var folders: [String] = []
+    /// True once the plugin manager exists; until then nothing is sent to it.
+    private(set) var started = false
+    /// Each plugin's buttons in the committed layout, as the manager was last told.
+    private(set) var told: [String: [PluginButton]] = [:]
+    /// Plugin ids the live layout uses that are not installed, as last warned about.
+    private(set) var missing: Set<String> = []
+    /// Every settings problem of the profile files read, against `catalog`.
+    private(set) var settingsProblems: [FileProblem] = []
+
+    /// The plugin manager started with `catalog`, read from `folders`.
+    mutating func start(_ catalog: PluginCatalog, folders: [String], profiles: ProfileCatalog) {
+        started = true
+        self.folders = folders
+        replace(catalog, profiles: profiles)
+    }
+
+    /// A reload read the plugins folders again.
+    mutating func replace(_ catalog: PluginCatalog, profiles: ProfileCatalog) {
+        self.catalog = catalog
+        check(profiles)
+    }
+
+    /// The layouts folder was read again: its settings are checked anew.
+    mutating func check(_ profiles: ProfileCatalog) {
+        settingsProblems = catalog.settingsProblems(in: profiles)
+    }
+
+    /// The plugins whose buttons in `layout` differ from what they were last
+    /// told, with their buttons now (none: told it has none), in id order;
+    /// they count as told. Nothing before the plugins start.
+    mutating func follow(_ layout: DeckLayout) -> [(plugin: String, buttons: [PluginButton])] {
+        guard started else { return [] }
+        let now = layout.pluginButtons
+        let changed = Set(now.keys).union(told.keys).sorted().filter { (now[$0] ?? []) != (told[$0] ?? []) }
+        told = now
+        return changed.map { ($0, now[$0] ?? []) }
+    }
+
+    /// The plugins the live layout uses that have no usable manifest and
+    /// were not warned about yet, with why, in id order (each once, until
+    /// it is there again).
+    mutating func newlyMissing() -> [(plugin: String, reason: String)] {
+        let now = Set(told.keys.filter { catalog.manifest(id: $0) == nil })
+        defer { missing = now }
+        return now.subtracting(missing).sorted().map { ($0, catalog.unavailableReason($0, folders: folders)) }
+    }
+
+    /// The slots of `layout` whose button is a hold-capable plugin command.
+    func holdSlots(in layout: DeckLayout) -> [DeckSlot] {
+        catalog.holdSlots(in: layout)
+    }
+}

@@ -41,7 +41,7 @@ final class HostCore: HostInputSink {
     /// The gather timer the rules armed last (``HostAction/armCommitTimer(after:generation:)``).
     private var commitTimer: LoopTimer?
     /// Log lines of this turn, written after its output (``log(_:_:)``).
-    private var pendingLog: [(LogLevel, String)] = []
+    private lazy var pendingLog = PendingLog(logger: services.logger)
     /// The images faces show, which the web listener serves at `/faces/`.
     let faceImages = FaceImageStore()
     /// The one channel the components report through (``HostInbox``): they
@@ -181,15 +181,9 @@ final class HostCore: HostInputSink {
     private func log(_ level: LogLevel, _ message: String) {
         guard services.logger.enabled(level) else { return }
         guard loop.inEventLoop else { return services.logger.log(level, message) }
-        let first = pendingLog.isEmpty
-        pendingLog.append((level, message))
-        guard first else { return }
-        loop.afterFlush { [weak self] in
-            guard let self else { return }
-            let lines = pendingLog
-            pendingLog = []
-            for (level, message) in lines { services.logger.log(level, message) }
-        }
+        guard pendingLog.add(level, message) else { return }
+        let pending = pendingLog
+        loop.afterFlush { pending.write() }
     }
 
     /// Runs a disk job with its sender's reading paused; the result comes

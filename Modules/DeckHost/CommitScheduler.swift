@@ -61,6 +61,8 @@ struct CommitScheduler<Payload> {
     var isHolding: Bool { pipeline.isHolding }
     /// The devices the held batch waits for.
     var awaited: Set<ConnectionID> { gather.awaited }
+    /// The generation of the armed timer, nil when none is (it fired, or a release made it stale).
+    var armedTimer: Int? { armed }
 
     /// Adds an outcome. `editor`: the client whose edit request `write` is
     /// (the next batch may wait for it) — nil for writes no device asked for

@@ -2,14 +2,17 @@ import DeckModel
 import DeckPluginKit
 import DeckPlugins
 import DeckProtocol
+import DeckSnapshots
 import DeckTransport
 
 /// What ``HostState/handle(_:)`` asks the shell (`HostCore`) to do, in
 /// order. No case carries a closure: a test compares the list.
 enum HostAction: Equatable {
-    /// An outcome into the ordered commit pipeline (``CommitScheduler``).
+    /// An outcome into the ordered commit pipeline (``CommitScheduler``);
+    /// ``HostState/process(_:)`` hands it to the scheduler, so the shell never sees it.
     case commit(Commit)
-    /// A device was heard from (its edit request is queued): a batch held for it may go.
+    /// A device was heard from (its edit request is queued): a batch held
+    /// for it may go (decided in ``HostState/process(_:)``, like `.commit`).
     case heard(ConnectionID)
     /// A log line (the one logging path of the rules).
     case log(LogLevel, String)
@@ -24,6 +27,19 @@ enum HostAction: Equatable {
     case perform(Effect)
     /// Stops reading from a connection for `because` (``ReadGate``).
     case pauseReading(ConnectionID, because: ReadGate.Reason)
+    /// Ends `because`'s hold on a connection's reading (the throttle's resume).
+    case resumeReading(ConnectionID, because: ReadGate.Reason)
+    /// A batch of writes for the disk thread, as one group commit; its end
+    /// comes back as ``HostInput/batchFinished(receipts:failure:markerFailure:notices:)``.
+    case writeBatch([SnapshotEntry])
+    /// An entry of the pipeline reached its turn: its state (if any) is
+    /// committed as `written`, then its effects are performed in order.
+    case outcome(Outcome, written: DeckSnapshots.SnapshotInfo?)
+    /// Hand ``HostInput/commitTimerFired(_:)`` with `generation` back after
+    /// `after`: the end of a batch held for devices about to send.
+    case armCommitTimer(after: Duration, generation: Int)
+    /// The armed gather timer is stale (its hold ended): cancel it, so it does not wake the loop.
+    case cancelCommitTimer
     /// A fresh scan of the plugins folders replaces the plugin manager's:
     /// changed plugins restart, removed ones stop, failed ones may start
     /// again (what to log and relabel the rules decided already).

@@ -56,7 +56,6 @@ extension HostCore: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, reason: CloseReason) {
-        run(commits.left(connection.id, now: .now))
         let closeReason = sessions.removeValue(forKey: connection.id)?.closeReason
         handle(.closed(connection.id, reason: reason, closeReason: closeReason, now: UTCTime.now()))
     }

@@ -38,6 +38,10 @@ final class HostCore: HostInputSink {
     /// Actions waiting to be applied: one applied may lead to another input,
     /// whose actions queue behind it instead of running inside it.
     private var queued = ActionQueue()
+    /// The gather timer the rules armed last (``HostAction/armCommitTimer(after:generation:)``).
+    private var commitTimer: LoopTimer?
+    /// Log lines of this turn, written after its output (``log(_:_:)``).
+    private lazy var pendingLog = PendingLog(logger: services.logger)
     /// The images faces show, which the web listener serves at `/faces/`.
     let faceImages = FaceImageStore()
     /// The one channel the components report through (``HostInbox``): they
@@ -84,9 +88,10 @@ final class HostCore: HostInputSink {
 
     // MARK: Applying what the rules decided
 
-    /// Hands `input` to the rules and applies what they return, in order.
+    /// Hands `input` to the rules (the commit pipeline's part decided too,
+    /// ``HostState/process(_:)``) and applies what they return, in order.
     func handle(_ input: HostInput) {
-        apply(state.handle(input))
+        apply(state.process(input))
     }
 
     /// An input a component posted through the ``inbox``.
@@ -99,7 +104,7 @@ final class HostCore: HostInputSink {
     /// lifted button between the lock's broadcast and its event). Only for
     /// inputs whose actions never enter the pipeline (logs, effects).
     private func handleInPlace(_ input: HostInput) {
-        for action in state.handle(input) { perform(action) }
+        for action in state.process(input) { perform(action) }
     }
 
     /// Applies `actions` in order; actions that come from applying one of
@@ -111,14 +116,33 @@ final class HostCore: HostInputSink {
 
     func perform(_ action: HostAction) {
         switch action {
-        case .commit(let commit):
-            submit(commit.outcome, write: commit.writeReason.flatMap { reason in commit.outcome.live?.snapshot(reason: reason) },
-                   editor: commit.editor, from: commit.sender.flatMap { sessions[$0] })
-        case .heard(let device):
-            heard(from: device)
+        case .commit, .heard:
+            // Entries for the pipeline, which HostState.process hands to the
+            // scheduler before any action reaches here.
+            apply(state.schedule([action]))
+        case .writeBatch(let batch):
+            let bound = self.bound
+            services.disk.write(batch) { commit, markerFailure in
+                bound.loop.execute {
+                    bound.value.handle(.batchFinished(receipts: commit.written, failure: commit.failure,
+                                                      markerFailure: markerFailure, notices: commit.notices.map(\.message)))
+                    bound.value.stopProgressed()
+                }
+            }
+        case let .outcome(outcome, written):
+            perform(outcome, written: written)
+        case let .armCommitTimer(delay, generation):
+            commitTimer?.cancel()
+            let inbox = self.inbox
+            commitTimer = loop.schedule(after: delay) { inbox.post(.commitTimerFired(generation)) }
+        case .cancelCommitTimer:
+            commitTimer?.cancel()
+            commitTimer = nil
+        case let .resumeReading(connection, reason):
+            sessions[connection]?.release(reason)
         case let .log(level, message):
             // The one place the host writes its log (docs/host.md, "Logging").
-            services.logger.log(level, message)
+            log(level, message)
         case let .note(message, level):
             note(message, level: level)
         case .disk(let job):
@@ -148,6 +172,18 @@ final class HostCore: HostInputSink {
         case .follow(let action):
             inputs.follows?.perform(action)
         }
+    }
+
+    /// Writes a log line once this turn's replies are written: the line's
+    /// `write`, and the wake-up of whoever reads the log, never delay an `ok`
+    /// (docs/performance.md, issue 28). Lines keep their order; off the loop
+    /// (before it runs, after it stopped) they are written at once.
+    private func log(_ level: LogLevel, _ message: String) {
+        guard services.logger.enabled(level) else { return }
+        guard loop.inEventLoop else { return services.logger.log(level, message) }
+        guard pendingLog.add(level, message) else { return }
+        let pending = pendingLog
+        loop.afterFlush { pending.write() }
     }
 
     /// Runs a disk job with its sender's reading paused; the result comes
@@ -194,63 +230,10 @@ final class HostCore: HostInputSink {
 
     // MARK: The pipeline
 
-    /// Adds an outcome to the ordered pipeline (performed at once when nothing waits).
-    /// `editor`: the client whose edit request the write is, which the next
-    /// batch may wait for — nil for writes no device asked for (reloads,
-    /// restores, profile switches). `session`: the sender, paused when too much waits.
-    func submit(_ outcome: Outcome, write: SnapshotEntry? = nil, editor: ConnectionID? = nil, from session: Session? = nil) {
-        run(commits.submit(outcome, write: write, editor: editor, sender: session?.connection.id, now: .now))
-    }
-
-    /// A device was heard from (an edit request, or its connection closed):
-    /// the batch held for it may go.
-    func heard(from device: ConnectionID) {
-        run(commits.heard(from: device, now: .now))
-    }
-
-    /// Performs what the scheduler decided, in order.
+    /// The scheduler's own actions (the stop's `CommitScheduler.release()`),
+    /// decided by the rules like every other (``HostState/commitActions(_:)``).
     func run(_ actions: [CommitScheduler<Outcome>.Action]) {
-        for action in actions {
-            switch action {
-            case .write(let batch):
-                let bound = self.bound
-                services.disk.write(batch) { commit, markerFailure in
-                    bound.loop.execute { bound.value.batchFinished(commit, markerFailure: markerFailure) }
-                }
-            case .perform(let outcome, let receipt):
-                perform(outcome, written: receipt)
-            case .writeFailed(let error):
-                perform(HostAction.log(.error, "could not save the layout: \(error); the edits waiting for the disk were refused"))
-            case let .fail(outcome, error):
-                for failure in outcome.ifWriteFails { perform(failure, error: error) }
-            case .rolledBack:
-                // Nothing half-applied: everything not on disk is forgotten, and
-                // every client is shown the layout that is.
-                live.rollBack()
-                perform(.broadcastLayout)
-            case let .armTimer(delay, generation):
-                _ = loop.schedule(after: delay) { [weak self] in
-                    guard let self else { return }
-                    self.run(self.commits.timerFired(generation, now: .now))
-                }
-            case .pause(let id):
-                guard let session = sessions[id] else { continue }
-                session.hold(.throttled)
-            case .resume(let ids):
-                for session in ids.compactMap({ sessions[$0] }) {
-                    session.release(.throttled)
-                }
-            }
-        }
-        let settled = commits.settled()
-        if !settled.isEmpty { run(settled) }
-    }
-
-    private func batchFinished(_ commit: SnapshotCommit, markerFailure: String?) {
-        for notice in commit.notices { note(notice.message, level: .warning) }
-        if let markerFailure { perform(HostAction.log(.warning, "could not record the last live profile: \(markerFailure)")) }
-        run(commits.batchFinished(receipts: commit.written, failure: commit.failure, now: .now, stopping: stopping))
-        stopProgressed()
+        apply(state.commitActions(actions))
     }
 
     /// `written`: the generation the outcome's write became on disk, if it had one.
@@ -332,18 +315,6 @@ final class HostCore: HostInputSink {
             actionEnded(request, outcome)
         case let .switchProfile(name, press):
             handle(.profileButton(name, press: press))
-        }
-    }
-
-    /// What an entry whose write failed does instead of its effects.
-    private func perform(_ failure: WriteFailure, error: any Error) {
-        switch failure {
-        case let .refuse(connection, id, request):
-            guard let session = sessions[connection] else { return }
-            let refused = ProtocolError(.internal, "could not save the layout: \(error); nothing changed", id: id)
-            for effect in refusal(refused, request: request, session: session) { perform(effect) }
-        case .actionFailed(let press):
-            actionEnded(press, .failed(reason: "could not save the layout: \(error)"))
         }
     }
 

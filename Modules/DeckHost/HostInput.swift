@@ -47,6 +47,14 @@ enum HostInput {
     case plugin(PluginInput)
     /// What the follow runner saw: its start, a child's exit or line, a timer.
     case follow(FollowInput)
+    /// The disk thread finished a batch of ``HostAction/writeBatch(_:)``:
+    /// `receipts` for the leading writes now durable, `failure` when the rest
+    /// were not written, why the last-profile marker could not be written,
+    /// and the store's notices.
+    case batchFinished(receipts: [DeckSnapshots.SnapshotInfo], failure: (any Error)?, markerFailure: String?,
+                       notices: [String])
+    /// The gather timer of ``HostAction/armCommitTimer(after:generation:)`` fired.
+    case commitTimerFired(Int)
     /// A timer the rules armed (``HostAction/armTimer(_:after:)``) fired.
     case timerFired(HostTimer)
     /// A `run` or `open` action the runner started ended.

@@ -96,7 +96,7 @@ struct HostState {
         case .inputEnded(let connection):
             return [.commit(Commit(Outcome([.closeAfterFlush(connection)])))]
         case let .closed(connection, reason, closeReason, now):
-            return closed(connection, reason: reason, closeReason: closeReason, now: now)
+            return commitsLeft(by: connection) + closed(connection, reason: reason, closeReason: closeReason, now: now)
         case let .refusedLine(connection, error):
             return refusedLine(error, from: connection)
         case .probe(let result):
@@ -123,6 +123,10 @@ struct HostState {
             return plugin(input)
         case .follow(let input):
             return follow(input)
+        case let .batchFinished(receipts, failure, markerFailure, notices):
+            return batchFinished(receipts: receipts, failure: failure, markerFailure: markerFailure, notices: notices)
+        case .commitTimerFired(let generation):
+            return commitTimerFired(generation)
         case .timerFired(let timer):
             return timerFired(timer)
         case let .actionFinished(request, outcome):

@@ -78,4 +78,11 @@ struct LiveLayout {
     mutating func rollBack() {
         head = committed
     }
+
+    /// A write failed: every change after `durable` is forgotten. `durable`
+    /// is `committed`, or a state written before the failure whose commit
+    /// the shell has yet to perform (``HostState/schedule(_:)``).
+    mutating func rollBack(to durable: LiveState) {
+        head = durable
+    }
 }

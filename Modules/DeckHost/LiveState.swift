@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // Date, a snapshot's time
+#else
+import Foundation
+#endif
 import DeckModel
 import DeckProtocol
 import DeckSnapshots
@@ -31,9 +36,11 @@ struct LiveState: Sendable {
 
     var layout: DeckLayout { encoded.layout }
 
-    /// This state as a new snapshot generation (its JSON is not encoded again).
-    func snapshot(reason: String) -> SnapshotEntry {
-        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded, edits: edits)
+    /// This state as a new snapshot generation (its JSON is not encoded
+    /// again), written at `time` (now unless given: the rules pass their clock's).
+    func snapshot(reason: String, time: Date = Date()) -> SnapshotEntry {
+        SnapshotEntry(profile: profile, revision: revision, reason: reason, source: source, layout: encoded, edits: edits,
+                      time: time)
     }
 }
 

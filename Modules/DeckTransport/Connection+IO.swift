@@ -129,6 +129,12 @@ extension Connection {
     /// so the rest waits for EPOLLOUT. MSG_NOSIGNAL: a vanished peer gives
     /// EPIPE here instead of a SIGPIPE that would kill the process.
     func flush() {
+        // Lines held behind output queued this turn join it in the same
+        // `sendmsg`: while the turn ran a newer layout already replaced an
+        // older one, and nothing was written before its end anyway. Held
+        // behind output the kernel did not take (blocked), they keep waiting.
+        // Before `flushStarted`: this flush is the one they are framed for.
+        if !held.isEmpty, !writing.isBlocked, !lifecycle.isClosed { releaseHeld() }
         writing.flushStarted()
         guard !lifecycle.isClosed else { return }
         let state = loop.state

@@ -27,6 +27,8 @@ final class LoopState {
     var localTasks: [() -> Void] = []
     /// Connections with output to write before the loop waits again.
     var needsFlush: [Connection] = []
+    /// Work that waits until this turn's output is written (``EventLoop/afterFlush(_:)``).
+    var afterFlush: [() -> Void] = []
     /// Connections that used up their lines for this turn with more held:
     /// delivered on the next turn, after the events it brings, so every
     /// connection gets its share (``ConnectionReadGate/linesPerTurn``).
@@ -111,6 +113,16 @@ final class LoopState {
     }
 
     func runLocalWork() {
+        repeat {
+            flushLocalWork()
+            // Once everything owed is written: what may follow the replies (log lines).
+            let later = afterFlush
+            afterFlush = []
+            for work in later { work() }
+        } while !localTasks.isEmpty || !needsFlush.isEmpty || !afterFlush.isEmpty
+    }
+
+    private func flushLocalWork() {
         while !localTasks.isEmpty || !needsFlush.isEmpty {
             if !localTasks.isEmpty {
                 let tasks = localTasks

@@ -20,7 +20,7 @@ import LockGate
 /// `state.handle`; the ``HostAction``s it returns are applied in order
 /// (docs/host.md, "The host's structure"). Nothing here blocks: disk work
 /// goes to the ``DiskWorker``, actions to the ``ActionRunner``, and their
-/// results come back through `EventLoop.execute`.
+/// results come back through the ``inbox`` as inputs.
 final class HostCore: HostInputSink {
     /// The configuration, the logger, the disk thread and the services.runner.
     let services: HostServices
@@ -38,6 +38,8 @@ final class HostCore: HostInputSink {
     /// Actions waiting to be applied: one applied may lead to another input,
     /// whose actions queue behind it instead of running inside it.
     private var queued = ActionQueue()
+    /// The disk jobs in flight that hold a sender's reading, by job.
+    private var diskHolds: [JobID: ConnectionID] = [:]
     /// The gather timer the rules armed last (``HostAction/armCommitTimer(after:generation:)``).
     private var commitTimer: LoopTimer?
     /// Log lines of this turn, written after its output (``log(_:_:)``).
@@ -83,8 +85,6 @@ final class HostCore: HostInputSink {
     /// True from the start of the stop on.
     var stopping: Bool { state.stopping }
 
-    /// This core, carried through `execute` from other threads.
-    var bound: LoopBound<HostCore> { LoopBound(self, loop: loop) }
 
     // MARK: Applying what the rules decided
 
@@ -95,8 +95,19 @@ final class HostCore: HostInputSink {
     }
 
     /// An input a component posted through the ``inbox``.
+    /// Two inputs carry the shell's own bookkeeping after the rules: a disk
+    /// job's end resumes its sender's reading (the hold it took), and a
+    /// batch's end may be the stop's progress.
     func receive(_ input: HostInput) {
         handle(input)
+        switch input {
+        case .diskFinished(let job, _):
+            if let id = diskHolds.removeValue(forKey: job) { sessions[id]?.release(.disk) }
+        case .batchFinished:
+            stopProgressed()
+        default:
+            break
+        }
     }
 
     /// Hands `input` to the rules and performs its actions at once, where
@@ -121,13 +132,12 @@ final class HostCore: HostInputSink {
             // scheduler before any action reaches here.
             apply(state.schedule([action]))
         case .writeBatch(let batch):
-            let bound = self.bound
+            let inbox = self.inbox
             services.disk.write(batch) { commit, markerFailure in
-                bound.loop.execute {
-                    bound.value.handle(.batchFinished(receipts: commit.written, failure: commit.failure,
-                                                      markerFailure: markerFailure, notices: commit.notices.map(\.message)))
-                    bound.value.stopProgressed()
-                }
+                inbox.post(commit, fromAnyThread: { commit in
+                    .batchFinished(receipts: commit.written, failure: commit.failure,
+                                   markerFailure: markerFailure, notices: commit.notices.map(\.message))
+                })
             }
         case let .outcome(outcome, written):
             perform(outcome, written: written)
@@ -192,21 +202,21 @@ final class HostCore: HostInputSink {
         let jobID = job.id
         switch job.work {
         case let .readSnapshot(profile, generation):
-            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+            onDisk(jobID, for: job.sender.flatMap { sessions[$0] }, { store in
                 DiskResult.snapshot(Result { () throws(SnapshotError) in try store.read(profile: profile, generation: generation) })
-            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+            })
         case let .saveTokens(store, path):
-            onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
+            onDisk(jobID, for: job.sender.flatMap { sessions[$0] }, { _ in
                 DiskResult.saved(Result { () throws(HostError) in try TokenStore.save(store, path: path) })
-            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+            })
         case let .resolve(name, catalog):
-            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+            onDisk(jobID, for: job.sender.flatMap { sessions[$0] }, { store in
                 DiskResult.resolution(Result { () throws(HostError) in try ProfileResolver.resolve(name, catalog: catalog, store: store) })
-            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+            })
         case .listSnapshots(let profile):
-            onDisk(for: job.sender.flatMap { sessions[$0] }, { store in
+            onDisk(jobID, for: job.sender.flatMap { sessions[$0] }, { store in
                 DiskResult.listing(Result { () throws(SnapshotError) in try store.list(profile: profile) })
-            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+            })
         case let .scanLayouts(ticket, previous, plugins):
             // A layouts folder that was replaced where its parent could not be
             // watched is watched again now, if it is back.
@@ -216,7 +226,7 @@ final class HostCore: HostInputSink {
             // The disk thread's own progress, logged from there: the rules
             // cannot be asked from another thread (docs/host.md, "Logging").
             let logger = services.logger
-            onDisk(for: job.sender.flatMap { sessions[$0] }, { _ in
+            onDisk(jobID, for: job.sender.flatMap { sessions[$0] }, { _ in
                 logger.debug("scan \(ticket.generation) of the layouts folder started")
                 let profiles = Result { () throws(DeckProfilesError) in
                     try folder.scan(reusing: previous, giveUpWhen: { ticket.superseded }, parsing: { file, bytes in
@@ -224,7 +234,7 @@ final class HostCore: HostInputSink {
                     })
                 }
                 return DiskResult.scanned(LayoutScan(profiles: profiles, plugins: scanPlugins?()))
-            }, then: { core, result in core.handle(.diskFinished(jobID, result)) })
+            })
         }
     }
 
@@ -370,24 +380,17 @@ final class HostCore: HostInputSink {
         state.problem(problem)
     }
 
-    /// Runs `job` on the disk thread with `session`'s reading paused, then
-    /// `finished` on the loop (reading resumes after it).
-    func onDisk<Result: Sendable>(for session: Session?, _ job: @escaping @Sendable (SnapshotStore) -> Result,
-                                  then finished: @escaping (HostCore, Result) -> Void) {
+    /// Runs `job` on the disk thread with `session`'s reading paused; its
+    /// result comes back through the ``inbox`` as `.diskFinished(jobID, …)`,
+    /// and reading resumes once the rules have handled it (``receive(_:)``).
+    func onDisk(_ jobID: JobID, for session: Session?, _ job: @escaping @Sendable (SnapshotStore) -> DiskResult) {
         if let session {
             session.hold(.disk)
+            diskHolds[jobID] = session.connection.id
         }
-        let id = session?.connection.id
-        let bound = self.bound
-        let finish = LoopBound(finished, loop: loop)
+        let inbox = self.inbox
         services.disk.run(job) { result in
-            bound.loop.execute {
-                let core = bound.value
-                finish.value(core, result)
-                if let id, let session = core.sessions[id] {
-                    session.release(.disk)
-                }
-            }
+            inbox.post(result, fromAnyThread: { .diskFinished(jobID, $0) })
         }
     }
 }

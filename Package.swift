@@ -64,7 +64,7 @@ let package = Package(
 
         // MARK: Host modules
         .target(name: "LockGate", dependencies: ["DeckProtocol"], path: "Modules/LockGate", swiftSettings: strict),
-        .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib"],
+        .target(name: "DeckSnapshots", dependencies: ["DeckModel", "CZlib", "CCRC32C"],
                 path: "Modules/DeckSnapshots", swiftSettings: strict),
         .target(name: "DeckProfiles", dependencies: ["DeckModel", "CYAML", "CZlib"],
                 path: "Modules/DeckProfiles", swiftSettings: strict),
@@ -104,6 +104,8 @@ let package = Package(
                        providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        // Header-only: SSE4.2's crc32 instruction for the journal's version-2 records (nothing to link).
+        .systemLibrary(name: "CCRC32C", path: "Modules/CCRC32C"),
         // No pkg-config file for these three in Debian: linked by name.
         .systemLibrary(name: "CHTTPParser", path: "Modules/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .systemLibrary(name: "CWslay", path: "Modules/CWslay", providers: [.apt(["libwslay-dev"])]),

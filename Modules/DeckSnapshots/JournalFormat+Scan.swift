@@ -15,13 +15,13 @@ protocol JournalBytes {
 }
 
 extension JournalBytes {
-    /// zlib's CRC-32 of `range`, continuing `seed`, a window at a time.
-    mutating func crc32(_ range: Range<Int>, seed: UInt32) throws(Failure) -> UInt32 {
+    /// The record checksum of a segment of format `version` over `range`, continuing `seed`, a window at a time.
+    mutating func checksum(_ range: Range<Int>, seed: UInt32, version: UInt32) throws(Failure) -> UInt32 {
         var crc = seed
         var at = range.lowerBound
         while at < range.upperBound {
             let step = min(range.upperBound - at, JournalFileBytes.window)
-            crc = try with(at, step) { ZlibCodec.crc32($0, seed: crc) }
+            crc = try with(at, step) { JournalFormat.recordChecksum($0, seed: crc, version: version) }
             at += step
         }
         return crc
@@ -97,7 +97,8 @@ extension JournalFormat {
             }
             let head = try bytes.with(offset, recordHeaderSize) { raw in
                 (length: Int(load32(raw, 0)), generation: Int(clamping: load64(raw, 4)), salt1: load32(raw, 12),
-                 salt2: load32(raw, 16), checksum: load32(raw, 20), seed: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<20])))
+                 salt2: load32(raw, 16), checksum: load32(raw, 20),
+                 seed: recordChecksum(UnsafeRawBufferPointer(rebasing: raw[0..<20]), seed: 0, version: header.version))
             }
             guard head.salt1 == header.salt1, head.salt2 == header.salt2 else {
                 return Scan(records: records, end: offset, problem: "a record whose salts are not this file's")
@@ -110,7 +111,7 @@ extension JournalFormat {
                             problem: "an incomplete record (\(left - recordHeaderSize) of its \(head.length) bytes)")
             }
             let payload = offset + recordHeaderSize
-            guard try bytes.crc32(payload..<payload + head.length, seed: head.seed) == head.checksum else {
+            guard try bytes.checksum(payload..<payload + head.length, seed: head.seed, version: header.version) == head.checksum else {
                 return Scan(records: records, end: offset, problem: "a record whose checksum does not match")
             }
             guard head.generation > previous, head.generation <= maximumGeneration else {

@@ -1,12 +1,16 @@
 /// The byte layout of a journal segment (docs/snapshots.md, "The journal"):
 /// a 32-byte file header, then records of a 24-byte header and a payload —
-/// the generation's snapshot document, gzipped exactly as its `.json.gz`
-/// file would be. All integers are big-endian. Nothing here touches the disk.
+/// the generation's snapshot document, as it is (version 2, up to
+/// ``JournalPayload/rawLimit``) or gzipped exactly as its `.json.gz` file
+/// would be (version 1; larger documents in version 2). All integers are
+/// big-endian. Nothing here touches the disk.
 enum JournalFormat {
     /// `DECKJRNL`: what a segment starts with.
     static let magic: [UInt8] = Array("DECKJRNL".utf8)
     /// The format this store writes and the newest it reads.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
+    /// The oldest format it still reads (and appends to, in that format, until the segment's checkpoint).
+    static let oldestVersion: UInt32 = 1
     static let fileHeaderSize = 32
     static let recordHeaderSize = 24
     /// `.journal`: a segment's file name is its base generation, zero-padded, and this.
@@ -56,12 +60,12 @@ enum JournalFormat {
             throw .damaged("its header checksum does not match")
         }
         if header.version > version { throw .newer(header.version) }
-        guard header.version == version else { throw .damaged("its format version is \(header.version)") }
+        guard header.version >= oldestVersion else { throw .damaged("its format version is \(header.version)") }
         guard header.base <= UInt64(maximumGeneration) else { throw .damaged("its base generation \(header.base) is too large") }
         return header
     }
 
-    /// length(4) generation(8) salt1(4) salt2(4) crc32 of those 20 bytes and the payload(4), then the payload.
+    /// length(4) generation(8) salt1(4) salt2(4) checksum of those 20 bytes and the payload(4), then the payload.
     static func appendRecord(generation: Int, payload: [UInt8], header: FileHeader, to bytes: inout [UInt8]) {
         let start = bytes.count
         append(UInt32(payload.count), to: &bytes)
@@ -69,7 +73,9 @@ enum JournalFormat {
         append(header.salt1, to: &bytes)
         append(header.salt2, to: &bytes)
         let checksum = payload.withUnsafeBytes { body in
-            bytes[start...].withUnsafeBytes { head in ZlibCodec.crc32(body, seed: ZlibCodec.crc32(head)) }
+            bytes[start...].withUnsafeBytes { head in
+                recordChecksum(body, seed: recordChecksum(head, seed: 0, version: header.version), version: header.version)
+            }
         }
         append(checksum, to: &bytes)
         bytes += payload
@@ -111,6 +117,13 @@ enum JournalFormat {
     static func fileName(base: Int) -> String {
         let digits = String(base)
         return String(repeating: "0", count: max(0, SnapshotStore.generationDigits - digits.count)) + digits + suffix
+    }
+
+    /// A record's checksum in a segment of format `version`: zlib's CRC-32
+    /// in version 1, CRC-32C in version 2 (``CRC32C``). The file header's
+    /// checksum is zlib's CRC-32 in every version.
+    static func recordChecksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32, version: UInt32) -> UInt32 {
+        version >= 2 ? CRC32C.checksum(bytes, seed: seed) : ZlibCodec.crc32(bytes, seed: seed)
     }
 
     private static func crc(_ bytes: some Collection<UInt8>) -> UInt32 {

@@ -24,9 +24,24 @@ extension SnapshotStore {
             case .resource(let reason): throw .compression(reason)
             }
         }
+        return verdict(onDocument: json, bytes: bytes.count, profile: profile, generation: generation)
+    }
+
+    /// The same for a journal record's payload: the JSON document as it is
+    /// (a version-2 record) or gzipped as a file (``JournalPayload``).
+    static func verdict(onRecord payload: [UInt8], profile: String,
+                        generation: Int) throws(SnapshotError) -> SnapshotFileVerdict {
+        guard JournalPayload.isRaw(payload) else { return try verdict(onFile: payload, profile: profile, generation: generation) }
+        guard payload.count <= documentLimit else { return .damaged("its document is larger than \(documentLimit >> 20) MiB") }
+        return verdict(onDocument: payload, bytes: payload.count, profile: profile, generation: generation)
+    }
+
+    /// Decodes a whole document; `bytes` is its size on disk.
+    private static func verdict(onDocument json: [UInt8], bytes: Int, profile: String,
+                                generation: Int) -> SnapshotFileVerdict {
         do throws(DocumentProblem) {
             let (header, layout, edits) = try SnapshotDocument.decode(json, profile: profile, generation: generation)
-            return .intact(Snapshot(info: header.info(bytes: bytes.count), layout: layout, edits: edits))
+            return .intact(Snapshot(info: header.info(bytes: bytes), layout: layout, edits: edits))
         } catch {
             return .damaged(error.reason)
         }

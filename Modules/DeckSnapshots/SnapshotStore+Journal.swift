@@ -8,6 +8,9 @@ public struct JournalSettings: Sendable, Hashable {
     public var recordsPerSegment: Int
     /// The same after this many bytes.
     public var bytesPerSegment: Int
+    /// The format new segments are written in: ``JournalFormat/version``,
+    /// or 1 for tests that need segments as the deckd before format 2 wrote them.
+    var segmentVersion = JournalFormat.version
 
     /// Checkpoints every `recordsPerSegment` records or `bytesPerSegment` bytes, whichever comes first.
     public init(recordsPerSegment: Int = 1_000, bytesPerSegment: Int = 16 << 20) {
@@ -116,7 +119,8 @@ extension SnapshotStore {
         return (JournalFileBytes(descriptor: descriptor, path: path, count: size), regular)
     }
 
-    /// The bytes of one record, checked again against its checksum.
+    /// The bytes of one record, checked again against its checksum (of its
+    /// segment's format, read from the segment's header); `[]` when they do not match.
     func readRecord(_ folder: String, _ location: JournalLocation) throws(SnapshotError) -> [UInt8]? {
         let path = filePath(folder, name: location.segment)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -126,20 +130,32 @@ extension SnapshotStore {
         }
         defer { _ = close(descriptor) }
         let start = location.offset - JournalFormat.recordHeaderSize
-        var bytes = [UInt8](repeating: 0, count: JournalFormat.recordHeaderSize + location.length)
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(start + done)) }
-            if count < 0 && errno == EINTR { continue }
-            if count < 0 { throw .system(operation: "read", path: path, code: errno) }
-            if count == 0 { return [] }  // shorter than the scan saw: the check below refuses it
-            done += count
-        }
+        guard let head = try Self.read(descriptor, count: JournalFormat.fileHeaderSize, at: 0, path: path),
+              let header = try? JournalFormat.decodeHeader(head[...]),
+              var bytes = try Self.read(descriptor, count: JournalFormat.recordHeaderSize + location.length, at: start, path: path)
+        else { return [] }  // shorter than the scan saw, or its header changed: not what was checked
         let expected = JournalFormat.read32(bytes[...], 20)
         let actual = bytes.withUnsafeBytes { raw in
-            ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[24...]), seed: ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: raw[0..<20])))
+            JournalFormat.recordChecksum(UnsafeRawBufferPointer(rebasing: raw[24...]), seed: JournalFormat.recordChecksum(
+                UnsafeRawBufferPointer(rebasing: raw[0..<20]), seed: 0, version: header.version), version: header.version)
         }
-        return actual == expected ? Array(bytes[24...]) : []
+        guard actual == expected else { return [] }
+        bytes.removeFirst(JournalFormat.recordHeaderSize)
+        return bytes
+    }
+
+    /// `count` bytes from `offset`; nil when the file ends first.
+    private static func read(_ descriptor: Int32, count: Int, at offset: Int, path: String) throws(SnapshotError) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw .system(operation: "read", path: path, code: errno) }
+            if got == 0 { return nil }
+            done += got
+        }
+        return bytes
     }
 
     /// A record found damaged when read in full: it and everything after it

@@ -16,12 +16,13 @@ extension SnapshotStore {
             while end < files.count, files[end].folder == folder { end += 1 }
             guard var appender = state.journals[folder] else { break }
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(files[start..<end].reduce(0) { $0 + JournalFormat.recordHeaderSize + $1.payload.count })
             var locations: [(Int, JournalLocation)] = []
             for file in files[start..<end] {
-                JournalFormat.appendRecord(generation: file.header.generation, payload: file.gzip, header: appender.header,
+                JournalFormat.appendRecord(generation: file.header.generation, payload: file.payload, header: appender.header,
                                            to: &bytes)
                 locations.append((file.header.generation, JournalLocation(
-                    segment: appender.name, offset: appender.end + bytes.count - file.gzip.count, length: file.gzip.count)))
+                    segment: appender.name, offset: appender.end + bytes.count - file.payload.count, length: file.payload.count)))
             }
             let path = filePath(folder, name: appender.name)
             do throws(SnapshotError) {
@@ -57,7 +58,7 @@ extension SnapshotStore {
             notices += state.histories[folder]?.notices ?? []
             state.histories[folder]?.notices.removeAll()
         }
-        return SnapshotCommit(written: files.prefix(written).map { $0.header.info(bytes: $0.gzip.count) },
+        return SnapshotCommit(written: files.prefix(written).map { $0.header.info(bytes: $0.payload.count) },
                               failure: failure, notices: notices)
     }
 
@@ -99,15 +100,17 @@ extension SnapshotStore {
         }
     }
 
-    /// The record's bytes as `0000000042.json.gz`; true once durable (or already there).
+    /// The record's document as `0000000042.json.gz` (gzipped at level 6 if
+    /// the record holds it as it is); true once durable (or already there).
     private func checkpoint(_ folder: String, _ newest: (generation: Int, location: JournalLocation),
                             state: inout StoreState) -> Bool {
         if state.histories[folder]?.names[newest.generation] != nil { return true }
         let name = Self.fileName(generation: newest.generation)
         do throws(SnapshotError) {
-            guard let bytes = try readRecord(folder, newest.location), !bytes.isEmpty else {
+            guard let payload = try readRecord(folder, newest.location), !payload.isEmpty else {
                 throw .invalidEntry("its journal record could not be read back")
             }
+            let bytes = JournalPayload.isRaw(payload) ? try state.deflater.gzip(payload) : payload
             try Disk.replaceDurably(folder: folderPath(folder), name: name, bytes: bytes)
             state.histories[folder]?.add(newest.generation, name: name)
             return true
@@ -125,7 +128,7 @@ extension SnapshotStore {
         let name = JournalFormat.fileName(base: base)
         let path = filePath(folder, name: name)
         var random = SystemRandomNumberGenerator()
-        let header = JournalFormat.FileHeader(version: JournalFormat.version, salt1: random.next(), salt2: random.next(),
+        let header = JournalFormat.FileHeader(version: journal?.segmentVersion ?? JournalFormat.version, salt1: random.next(), salt2: random.next(),
                                               base: UInt64(base))
         var descriptor: Int32 = -1
         do throws(SnapshotError) {
@@ -150,9 +153,13 @@ extension SnapshotStore {
 
     /// Segments none of whose records are kept any more, except the open one: retention deletes them.
     func retiredSegments(_ folder: String, touched: Set<String>, state: StoreState) -> [String] {
-        guard !touched.isEmpty, let history = state.histories[folder] else { return [] }
-        let live = Set(history.records.values.map(\.segment))
         let open = state.journals[folder]?.name
-        return touched.filter { !live.contains($0) && $0 != open }.sorted()
+        // Almost always only the open segment was touched: then nothing can
+        // retire, and the set of live segments below (a hash of every kept
+        // record's segment name) is not built — it was ~70 K instructions an edit.
+        let candidates = touched.filter { $0 != open }
+        guard !candidates.isEmpty, let history = state.histories[folder] else { return [] }
+        let live = Set(history.records.values.map(\.segment))
+        return candidates.filter { !live.contains($0) }.sorted()
     }
 }

@@ -146,21 +146,21 @@ extension SnapshotStore {
         guard let bytes = try readRecord(folder, record) else { return nil }
         let verdict: SnapshotFileVerdict = bytes.isEmpty
             ? .damaged("its checksum no longer matches")
-            : try Self.verdict(onFile: bytes, profile: profile, generation: generation)
+            : try Self.verdict(onRecord: bytes, profile: profile, generation: generation)
         switch verdict {
         case .intact(let snapshot): return .intact(snapshot)
         case .damaged(let reason): return .damaged(cutRecord(folder, record, reason: reason, state: &state))
         }
     }
 
-    /// A record's header fields, from the start of its payload as a file's.
+    /// A record's header fields, from the start of its document (inflating only that far when it is gzip).
     private func recordHeader(folder: String, _ record: JournalLocation, profile: String,
                               generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
         guard let bytes = try readRecord(folder, record) else { return nil }
         guard !bytes.isEmpty else { return .damaged("its checksum no longer matches") }
         let prefix: [UInt8]?
         do throws(GunzipProblem) {
-            prefix = try ZlibCodec.gunzipPrefix(bytes, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)
+            prefix = try JournalPayload.prefix(of: bytes, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)
         } catch {
             switch error {
             case .damaged(let reason): return .damaged(reason)
@@ -169,7 +169,7 @@ extension SnapshotStore {
         }
         guard let prefix else {
             // Not in the store's key order (written by hand?): read it whole.
-            return switch try Self.verdict(onFile: bytes, profile: profile, generation: generation) {
+            return switch try Self.verdict(onRecord: bytes, profile: profile, generation: generation) {
             case .intact(let snapshot): .intact(snapshot.info)
             case .damaged(let reason): .damaged(reason)
             }

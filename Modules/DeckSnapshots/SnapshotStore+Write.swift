@@ -27,7 +27,11 @@ struct PendingFile {
     var finalPath: String
     var temporaryPath = ""
     var descriptor: Int32 = -1
-    var gzip: [UInt8]
+    /// What goes to disk: the gzip file, or a journal record's payload
+    /// (``JournalPayload``: in a version-2 segment usually the JSON as it is).
+    var payload: [UInt8]
+    /// Whether `payload` is the JSON as it is, which only a record may hold.
+    var raw = false
 }
 
 extension SnapshotStore {
@@ -74,6 +78,16 @@ extension SnapshotStore {
         }
         if journal != nil, !files.isEmpty, files.allSatisfy({ state.journals[$0.folder] != nil }) {
             return commitToJournal(files, failure: failure, state: &state)
+        }
+        // Files after all (a folder of the batch has no open segment): a file is always gzip.
+        for index in files.indices where files[index].raw {
+            do throws(SnapshotError) {
+                files[index].payload = try state.recordDeflater.gzip(files[index].payload)
+                files[index].raw = false
+            } catch {
+                cut(at: index, error)
+                break
+            }
         }
         for (index, folder) in firstIndexOfEachFolder(files).reversed() where !state.existingFolders.contains(folder) {
             do throws(SnapshotError) {
@@ -130,7 +144,7 @@ extension SnapshotStore {
             state.histories[file.folder] = history
         }
         let written = files.prefix(flushedFolders).map { file in
-            file.header.info(bytes: file.gzip.count)
+            file.header.info(bytes: file.payload.count)
         }
         for (_, folder) in firstIndexOfEachFolder(Array(files.prefix(flushedFolders))) {
             applyRetention(folder, state: &state)
@@ -167,13 +181,18 @@ extension SnapshotStore {
                 time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
             let document = try SnapshotDocument.encode(header, layout: entry.layout, edits: entry.edits,
                                                        reusing: entry.encodedLayout, cache: &state.editJSON[folder, default: EditJSONCache()])
-            // A folder with an open segment gets it as a record (or, should the
-            // batch fall back to files, as a file of the faster level: still gzip).
-            let deflater = journal != nil && state.journals[folder] != nil ? state.recordDeflater : state.deflater
-            let gzip = try deflater.gzip(document)
+            // A folder with an open segment gets it as a record in that
+            // segment's format (should the batch fall back to files, commit
+            // gzips a raw one at the faster level); else a file at level 6.
+            let payload: (bytes: [UInt8], raw: Bool)
+            if journal != nil, let appender = state.journals[folder] {
+                payload = try JournalPayload.encode(document, version: appender.header.version, deflater: state.recordDeflater)
+            } else {
+                payload = (try state.deflater.gzip(document), false)
+            }
             let name = Self.fileName(generation: generation)
             files.append(PendingFile(folder: folder, header: header, finalName: name,
-                                     finalPath: filePath(folder, name: name), gzip: gzip))
+                                     finalPath: filePath(folder, name: name), payload: payload.bytes, raw: payload.raw))
         }
     }
 
@@ -182,7 +201,7 @@ extension SnapshotStore {
         let (descriptor, path) = try Disk.createTemporary(in: folderPath(file.folder), for: file.finalName)
         file.descriptor = descriptor
         file.temporaryPath = path
-        try Disk.writeAll(descriptor, file.gzip, path: path)
+        try Disk.writeAll(descriptor, file.payload, path: path)
     }
 
     /// Makes every temporary file's bytes durable: `fdatasync` for one file,

@@ -7,10 +7,10 @@ import Testing
 
 /// A journal of generations 2…`count` after the file of generation 1, and
 /// where each record starts in its segment.
-private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = false) throws
+private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = false, version: UInt32) throws
     -> (segment: String, bytes: [UInt8], starts: [Int]) {
     do {
-        let store = try journaled(sandbox)
+        let store = try journaled(sandbox, settings: journalSettings(version: version))
         for revision in 2..<count { try store.write(sampleEntry(revision)) }
         var last = sampleEntry(count)
         // A one-button layout keeps the torn test's every-offset loop short.
@@ -20,6 +20,7 @@ private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = fa
     let segment = sandbox.folder() + "/0000000001.journal"
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
     let header = try JournalFormat.decodeHeader(bytes[...])
+    #expect(header.version == version)
     let scan = JournalFormat.scan(bytes, header: header, limit: 1 << 30)
     #expect(scan.problem == nil && scan.records.map(\.generation) == Array(2...count))
     return (segment, bytes, scan.records.map { $0.offset - JournalFormat.recordHeaderSize })
@@ -31,11 +32,16 @@ private func reset(_ sandbox: Sandbox, _ segment: String, _ bytes: ArraySlice<UI
     try Data(bytes).write(to: URL(fileURLWithPath: segment))
 }
 
+/// Every fault test runs against segments of each format this store reads:
+/// version 2 (what it writes) and version 1 (what the deckd before it wrote).
+private let formats: [UInt32] = [2, 1]
+
 @Suite("The journal's faults: torn tails, flipped bits, a newer format, a full disk, kill -9")
 struct JournalFaultTests {
-    @Test func aTornLastRecordIsCutAtEveryByteOffsetAndEveryEarlierRecordIsKept() throws {
+    @Test(arguments: formats)
+    func aTornLastRecordIsCutAtEveryByteOffsetAndEveryEarlierRecordIsKept(version: UInt32) throws {
         let sandbox = try Sandbox("journal-torn")
-        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, smallLast: true)
+        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, smallLast: true, version: version)
         let last = try #require(starts.last)
         for cut in last..<bytes.count {
             try reset(sandbox, segment, bytes[..<cut])
@@ -56,9 +62,10 @@ struct JournalFaultTests {
         }
     }
 
-    @Test func aFlippedBitAnywhereRefusesItsRecordAndEverythingAfterNamingTheOffset() throws {
+    @Test(arguments: formats)
+    func aFlippedBitAnywhereRefusesItsRecordAndEverythingAfterNamingTheOffset(version: UInt32) throws {
         let sandbox = try Sandbox("journal-bit")
-        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6)
+        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, version: version)
         var random = SeededGenerator(seed: 0xB17F_11B5)
         // Every byte of the header and of each record's header, and a sample of payload bytes.
         var positions = Array(0..<JournalFormat.fileHeaderSize)
@@ -89,11 +96,12 @@ struct JournalFaultTests {
     }
 
     /// (A version field that changed without its checksum is a flipped bit: the test above.)
-    @Test func aJournalFromANewerFormatIsRefusedClearlyAndLeftAsItIs() throws {
+    @Test(arguments: formats)
+    func aJournalFromANewerFormatIsRefusedClearlyAndLeftAsItIs(version: UInt32) throws {
         let sandbox = try Sandbox("journal-future")
-        let (segment, bytes, _) = try journalFixture(sandbox, count: 3)
+        let (segment, bytes, _) = try journalFixture(sandbox, count: 3, version: version)
         var future = bytes
-        future[11] = 2  // version 2
+        future[11] = 3  // version 3
         let crc = future[0..<28].withUnsafeBytes { ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[...])) }
         for index in 0..<4 { future[28 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }
         try reset(sandbox, segment, future[...])
@@ -101,16 +109,17 @@ struct JournalFaultTests {
         #expect {
             _ = try store.newest(profile: "default")
         } throws: { error in
-            "\(error)".contains("in format 2, newer than the format 1 this deckd reads") && "\(error)".contains(segment)
+            "\(error)".contains("in format 3, newer than the format 2 this deckd reads") && "\(error)".contains(segment)
         }
         let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
         #expect(after == future)
         #expect(store.write([sampleEntry(4)]).failure != nil, "nothing is written over a newer deckd's journal")
     }
 
-    @Test func aFullDiskMidAppendRefusesTheWriteAndLosesNothingAcknowledged() throws {
+    @Test(arguments: formats)
+    func aFullDiskMidAppendRefusesTheWriteAndLosesNothingAcknowledged(version: UInt32) throws {
         let sandbox = try Sandbox("journal-full")
-        let (segment, bytes, _) = try journalFixture(sandbox, count: 3)
+        let (segment, bytes, _) = try journalFixture(sandbox, count: 3, version: version)
         let helper = try BuiltProducts.path("deck-snapshot-torture")
         // Room for part of the next record only: the append stops mid-record with EFBIG.
         let result = try run(helper, ["fill-journal", sandbox.state, "default", String(bytes.count + 100)])

@@ -10,12 +10,4 @@ extension HostCore {
         inputs.follows = runner
         handle(.follow(.started))
     }
-
-    /// Follows that keep exiting at once, as `status` problems of the live
-    /// profile's file (line and column 0: the problem is the running
-    /// command, not a place in the file).
-    var followProblems: [Problem] {
-        let file = live.committed.source?.file ?? "profile '\(live.committed.profile)'"
-        return state.follows.problems.map { Problem(file: file, line: 0, column: 0, message: $0) }
-    }
 }

@@ -283,7 +283,9 @@ final class HostCore: HostInputSink {
         case let .log(level, message):
             perform(HostAction.log(level, message))
         case let .rebased(profile, file, rebase, revision, by, log):
-            reportRebase(profile: profile, file: file, rebase, revision: revision, by: by, log: log)
+            for action in state.rebaseReported(profile: profile, file: file, rebase, revision: revision, by: by, log: log) {
+                perform(action)
+            }
         case let .welcome(id, requestID, level):
             welcome(id, id: requestID, level: level)
         case .closeAfterFlush(let id):
@@ -303,9 +305,9 @@ final class HostCore: HostInputSink {
             send(.paired(id: requestID, name: name, token: token,
                          pairing: PairingOffer(code: code, link: pairingLink(code), expires: expires)), to: id)
         case let .status(id, requestID):
-            send(.status(id: requestID, status()), to: id)
+            send(.status(id: requestID, state.status(statusFacts)), to: id)
         case let .profiles(id, requestID):
-            send(profilesReply(id: requestID), to: id)
+            send(state.profilesReply(id: requestID), to: id)
         case let .exportLive(id, requestID):
             let committed = live.committed
             send(.export(id: requestID, profile: committed.profile,

@@ -148,7 +148,7 @@ public enum Host {
         core?.inputs.probe?.stopAndWait(timeout: .milliseconds(300))
         disk.drain()
         logger.info("stopped")
-        let status = core?.shutdown.exitStatus ?? .failure
+        let status = core?.state.shutdown.exitStatus ?? .failure
         core?.releaseAfterStop()
         return status
     }
@@ -226,7 +226,7 @@ public enum Host {
             // comes once the save settles.
             host.inputs.watcher = try ProfileWatcher(folder: configuration.layouts, loop: loop, inbox: inbox)
         } catch {
-            host.note("\(error); saved files are not reloaded live (use deckctl reload)")
+            host.handle(.folderWatch(.lost("\(error); saved files are not reloaded live (use deckctl reload)")))
         }
         if let command = configuration.lockProbe {
             let probe = LockProbe(command: command, interval: configuration.lockProbeInterval) { result in
@@ -271,7 +271,7 @@ extension HostCore {
     func releaseAfterStop() {
         inputs = HostInputs()
         sessions.removeAll()
-        holds = HeldButtons()
+        state.holds = HeldButtons()  // memory only: the loop has stopped, no rule runs again
         services.runner.releaseAfterStop()
     }
 }

@@ -16,7 +16,14 @@ enum HostAction: Equatable {
     case heard(ConnectionID)
     /// A log line (the one logging path of the rules).
     case log(LogLevel, String)
-    /// A sentence for `status`'s `notices`, logged too.
+    /// The connection's hello was accepted with `access`: its handshake decodes
+    /// later lines with those rights; `issuedToken` (a device that paired
+    /// with a code) goes in its welcome.
+    case admit(ConnectionID, ClientAccess, issuedToken: String?)
+    /// The connection's hello was refused: `error` is sent and the connection
+    /// closed once it is written (its `leave` says `error`'s code).
+    case refuseConnection(ConnectionID, ProtocolError)
+    /// A sentence for `status`'s `notices` (HostState has kept it), to log.
     case note(String, level: LogLevel)
     /// Work for the disk thread; its result comes back as
     /// ``HostInput/diskFinished(_:_:)`` with the job's ``DiskJob/id``.

@@ -11,38 +11,40 @@ extension HostCore: ConnectionHandler {
         let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: connection.peer.isLoopback,
                                     requireToken: services.configuration.requireToken)
         sessions[connection.id] = Session(connection: connection, rules: rules)
-        handle(.opened(connection.id, peer: connection.peer.description))
+        handle(.opened(connection.id, peer: connection.peer.description, host: connection.peer.host))
         if stopping { connection.close() }
     }
 
     func connection(_ connection: Connection, received line: Data) {
         guard let session = sessions[connection.id], !stopping, !session.reading.isHeld(.revoked) else { return }
-        // The credentials are asked about at the hello only (DeviceAuth):
-        // the limiter is neither checked nor pruned for later lines.
-        let action = session.handshake.receive(line, rules: session.rules) { hello, required in
-            auth.authenticate(hello, required: required, from: connection.peer.host, now: .now)
-        }
-        switch action {
-        case let .establish(id, access, device, pairedName, byCode):
-            connection.markEstablished()
-            let address = connection.peer.isUnixDomain ? "control" : connection.peer.description
-            // WEB.md §3: a paired device is known by the name it was paired as, whatever its hello claims.
-            let info = ClientInfo(name: pairedName ?? device.name, kind: device.kind, address: address,
-                                  protocolLevel: access.level)
-            if byCode, let pairedName { session.issuedToken = auth.tokens.devices.first { $0.name == pairedName }?.token }
-            handle(.established(connection.id, info, pairedName: pairedName, isControl: access.isControl, id: id,
-                                level: access.level, now: UTCTime.now()))
-        case .refuseAndClose(let error, _):
-            // A failed token or pairing code is counted by DeviceAuth already.
-            perform(HostAction.log(.info, "refused a connection from \(connection.peer): \(error.code.rawValue): \(error.message)"))
-            session.closeReason = error.code.rawValue
-            if let reply = try? OutboundLine(error.reply.line()) { connection.send(reply) }
-            connection.closeAfterFlush(.refused)
+        switch session.handshake.receive(line, rules: session.rules) {
+        case .authenticate(let attempt):
+            // The rules settle it before the next line is read (``HostAction/admit(_:_:issuedToken:)``).
+            handle(.hello(connection.id, attempt))
+        case .refuseAndClose(let error):
+            handle(.helloRefused(connection.id, error))
         case .refuse(let error):
             handle(.refusedLine(connection.id, error))
         case .request(let message):
             handle(.request(connection.id, message))
         }
+    }
+
+    /// The rules accepted the connection's hello.
+    func admit(_ id: ConnectionID, _ access: ClientAccess, issuedToken: String?) {
+        guard let session = sessions[id] else { return }
+        session.handshake.admit(access)
+        session.connection.markEstablished()
+        session.issuedToken = issuedToken
+    }
+
+    /// The rules refused the connection's hello: the error, then the close.
+    func refuseConnection(_ id: ConnectionID, _ error: ProtocolError) {
+        guard let session = sessions[id] else { return }
+        session.handshake.close()
+        session.closeReason = error.code.rawValue
+        if let reply = try? OutboundLine(error.reply.line()) { session.connection.send(reply) }
+        session.connection.closeAfterFlush(.refused)
     }
 
     /// The client half-closed or sent a line over the limit. Every reply

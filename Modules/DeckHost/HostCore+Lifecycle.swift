@@ -30,7 +30,7 @@ extension HostCore {
         case .holdReading:
             for session in sessions.values { session.hold(.stopping) }
         case .releaseCommits:
-            run(commits.release())
+            handle(.releaseHeldCommits)
         case .checkProgress:
             stopProgressed()
         case .stopLoop:

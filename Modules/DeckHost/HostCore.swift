@@ -63,16 +63,10 @@ final class HostCore: HostInputSink {
                                layoutsPath: services.configuration.layouts)
     }
 
-    // The values the rules own, as the shell's code still reads and changes
-    // them where a decision has not moved into HostState yet.
-    var live: LiveLayout { get { state.live } _modify { yield &state.live } }
-    var commits: CommitScheduler<Outcome> { get { state.commits } _modify { yield &state.commits } }
-    var auth: DeviceAuth { get { state.auth } _modify { yield &state.auth } }
-    var lock: LockState { get { state.lock } _modify { yield &state.lock } }
-    var holds: HeldButtons { get { state.holds } _modify { yield &state.holds } }
-    var catalog: ProfileCatalog { get { state.catalog } _modify { yield &state.catalog } }
-    var notices: Notices { get { state.notices } _modify { yield &state.notices } }
-    var shutdown: Shutdown { get { state.shutdown } _modify { yield &state.shutdown } }
+    // What the shell reads of the rules' values to write its lines; it
+    // changes none of them (every change is HostState's).
+    var live: LiveLayout { state.live }
+    var lock: LockState { state.lock }
     /// The buttons' live faces (docs/faces.md), which the rules drive.
     var faces: FaceTable { state.faces }
 
@@ -154,7 +148,12 @@ final class HostCore: HostInputSink {
             // The one place the host writes its log (docs/host.md, "Logging").
             log(level, message)
         case let .note(message, level):
-            note(message, level: level)
+            // HostState keeps the notice for `status`; here it is only logged.
+            log(level, message)
+        case let .admit(connection, access, token):
+            admit(connection, access, issuedToken: token)
+        case let .refuseConnection(connection, error):
+            refuseConnection(connection, error)
         case .disk(let job):
             runOnDisk(job)
         case .perform(let effect):
@@ -239,12 +238,6 @@ final class HostCore: HostInputSink {
     }
 
     // MARK: The pipeline
-
-    /// The scheduler's own actions (the stop's `CommitScheduler.release()`),
-    /// decided by the rules like every other (``HostState/commitActions(_:)``).
-    func run(_ actions: [CommitScheduler<Outcome>.Action]) {
-        apply(state.commitActions(actions))
-    }
 
     /// `written`: the generation the outcome's write became on disk, if it had one.
     private func perform(_ outcome: Outcome, written: DeckSnapshots.SnapshotInfo?) {
@@ -352,12 +345,6 @@ final class HostCore: HostInputSink {
         let subscribers = sessions.values.filter(\.subscribed)
         guard !subscribers.isEmpty, let line = try? OutboundLine(HostMessage.event(event).line()) else { return }
         for session in subscribers { session.connection.send(line) }
-    }
-
-    /// Remembers a sentence for `status` and logs it.
-    func note(_ notice: String, level: LogLevel = .warning) {
-        perform(HostAction.log(level, notice))
-        notices.note(notice)
     }
 
     /// A refusal: the error to the sender (with `problems` when given), the

@@ -9,10 +9,15 @@ import DeckTransport
 /// what the lock probe says, what the disk thread finished. The clock comes
 /// in with the inputs that need it (`now`, seconds since 1970).
 enum HostInput {
-    /// A connection was accepted; `peer` is how logs name it until its hello.
-    case opened(ConnectionID, peer: String)
-    /// Its `hello` was accepted: `welcome` follows in pipeline order.
-    case established(ConnectionID, ClientInfo, pairedName: String?, isControl: Bool, id: RequestID?, level: Int, now: Int)
+    /// A connection was accepted; `peer` is how logs name it until its hello,
+    /// `host` the address failed credentials count against.
+    case opened(ConnectionID, peer: String, host: String)
+    /// Its first line was a `hello` that decoded: the rules decide its
+    /// credentials (``DeviceAuth``); `welcome` follows in pipeline order, or the
+    /// refusal and the close.
+    case hello(ConnectionID, Handshake.Attempt)
+    /// Its first line was no valid `hello` (or one of a kind not allowed there): refused and closed.
+    case helloRefused(ConnectionID, ProtocolError)
     /// The client half-closed or sent a line over the limit: it is closed
     /// behind every reply already owed to it.
     case inputEnded(ConnectionID)
@@ -53,6 +58,8 @@ enum HostInput {
     /// and the store's notices.
     case batchFinished(receipts: [DeckSnapshots.SnapshotInfo], failure: (any Error)?, markerFailure: String?,
                        notices: [String])
+    /// The stop reached ``StopStep/releaseCommits``: a batch held for the gather goes now.
+    case releaseHeldCommits
     /// The gather timer of ``HostAction/armCommitTimer(after:generation:)`` fired.
     case commitTimerFired(Int)
     /// A timer the rules armed (``HostAction/armTimer(_:after:)``) fired.

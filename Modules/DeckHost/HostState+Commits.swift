@@ -10,7 +10,7 @@ import DeckTransport
 extension HostState {
     /// The input the shell hands the state, with the commit pipeline's part
     /// decided too: ``handle(_:)`` names the outcomes for the pipeline
-    /// (`.commit`, `.heard`, `.stop(.releaseCommits)`), and this hands them to
+    /// (`.commit`, `.heard`), and this hands them to
     /// `commits` at once, so the shell only ever sees what to perform
     /// (`.outcome`, `.writeBatch`, `.armCommitTimer`, `.pauseReading`,
     /// `.resumeReading`, effects; docs/host.md, "The host's structure").
@@ -36,11 +36,11 @@ extension HostState {
         return result
     }
 
-    /// The scheduler's own actions (`CommitScheduler.release()` as the stop
-    /// asks) decided like the rest, then the throttle's resumes.
-    mutating func commitActions(_ actions: [CommitScheduler<Outcome>.Action]) -> [HostAction] {
-        // A release has already made any armed timer stale.
-        scheduled(actions) + settled() + (commits.armedTimer == nil ? [.cancelCommitTimer] : [])
+    /// The stop reached ``StopStep/releaseCommits``: a batch held for the
+    /// gather goes now, then the throttle's resumes (``process(_:)`` cancels
+    /// the gather timer the release made stale).
+    mutating func releaseHeldCommits() -> [HostAction] {
+        scheduled(commits.release()) + settled()
     }
 
     /// `actions` with every pipeline entry (`.commit`, `.heard`) replaced by

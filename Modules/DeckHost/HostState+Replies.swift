@@ -54,8 +54,13 @@ extension HostState {
     /// what tells subscribers, the log and `status` what it kept and
     /// dropped. The generation just before the reload's own is the one
     /// `restore` brings back. Performed in place, among its outcome's effects.
-    func rebaseReported(profile: String, file: String, _ rebase: EditRebase, revision: Int, by: ClientInfo?,
-                        log: String) -> [HostAction] {
+    mutating func rebaseReported(profile: String, file: String, _ rebase: EditRebase, revision: Int, by: ClientInfo?,
+                                 log: String) -> [HostAction] {
+        noted(rebaseReport(profile: profile, file: file, rebase, revision: revision, by: by, log: log))
+    }
+
+    private func rebaseReport(profile: String, file: String, _ rebase: EditRebase, revision: Int, by: ClientInfo?,
+                              log: String) -> [HostAction] {
         let report = RebaseReport(profile: profile, file: file, rebase: rebase, generation: live.generationBeforeWritten)
         var actions: [HostAction] = [
             .perform(.event(.reload(profile: profile, revision: revision, problems: [], dropped: report.events, by: by))),

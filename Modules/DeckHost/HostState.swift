@@ -82,15 +82,25 @@ struct HostState {
 
     /// The one entry point: the state after `input`, and what to do.
     mutating func handle(_ input: HostInput) -> [HostAction] {
+        noted(decide(input))
+    }
+
+    /// The sentences `status` shows (`.note`) are kept as they are decided;
+    /// the shell only logs them.
+    mutating func noted(_ actions: [HostAction]) -> [HostAction] {
+        for case .note(let notice, _) in actions { notices.note(notice) }
+        return actions
+    }
+
+    private mutating func decide(_ input: HostInput) -> [HostAction] {
         switch input {
-        case let .opened(connection, peer):
-            sessions[connection] = SessionState(peer: peer)
+        case let .opened(connection, peer, host):
+            sessions[connection] = SessionState(peer: peer, host: host)
             return []
-        case let .established(connection, info, pairedName, isControl, id, level, now):
-            sessions[connection, default: SessionState(peer: info.address)].establish(info, pairedName: pairedName,
-                                                                                     isControl: isControl)
-            if let pairedName { auth.saw(pairedName, now: now) }
-            return [.commit(Commit(Outcome([.welcome(connection, id: id, level: level)])))]
+        case let .hello(connection, attempt):
+            return hello(attempt, from: connection)
+        case let .helloRefused(connection, error):
+            return refuseConnection(connection, error)
         case let .request(connection, message):
             return request(message, from: connection)
         case .inputEnded(let connection):
@@ -125,6 +135,8 @@ struct HostState {
             return follow(input)
         case let .batchFinished(receipts, failure, markerFailure, notices):
             return batchFinished(receipts: receipts, failure: failure, markerFailure: markerFailure, notices: notices)
+        case .releaseHeldCommits:
+            return releaseHeldCommits()
         case .commitTimerFired(let generation):
             return commitTimerFired(generation)
         case .timerFired(let timer):
@@ -170,10 +182,3 @@ struct HostState {
     }
 }
 
-extension SessionState {
-    mutating func establish(_ info: ClientInfo, pairedName: String?, isControl: Bool) {
-        self.info = info
-        self.pairedName = pairedName
-        self.isControl = isControl
-    }
-}

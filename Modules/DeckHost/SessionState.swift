@@ -6,6 +6,8 @@ import DeckProtocol
 struct SessionState: Equatable {
     /// The peer's address as logs name a client that has not said hello.
     var peer: String
+    /// The peer's host part, which failed credentials count against (``DeviceAuth``).
+    var host: String
     /// Who it is, once its `hello` was accepted.
     var info: ClientInfo?
     /// The paired device whose token it presented (closed by `unpair`).
@@ -13,8 +15,9 @@ struct SessionState: Equatable {
     /// A control client (deckctl on the control socket).
     var isControl = false
 
-    init(peer: String, info: ClientInfo? = nil, pairedName: String? = nil, isControl: Bool = false) {
+    init(peer: String, host: String = "", info: ClientInfo? = nil, pairedName: String? = nil, isControl: Bool = false) {
         self.peer = peer
+        self.host = host
         self.info = info
         self.pairedName = pairedName
         self.isControl = isControl
@@ -25,4 +28,11 @@ struct SessionState: Equatable {
 
     /// `'Files' by Kim's iPhone` style suffix.
     var byline: String { " by " + LogField.cut(who) }
+
+    /// Its `hello` was accepted: from now on it is `info`.
+    mutating func establish(_ info: ClientInfo, pairedName: String?, isControl: Bool) {
+        self.info = info
+        self.pairedName = pairedName
+        self.isControl = isControl
+    }
 }

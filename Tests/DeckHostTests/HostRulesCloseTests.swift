@@ -39,7 +39,7 @@ struct HostRulesCloseTests {
 
     @Test func aConnectionThatNeverSaidHelloLeavesSilently() throws {
         var host = try R.host()
-        _ = host.handle(.opened(ConnectionID(rawValue: 50), peer: "10.0.0.8:1"))
+        _ = host.handle(.opened(ConnectionID(rawValue: 50), peer: "10.0.0.8:1", host: "10.0.0.8"))
         #expect(host.handle(.closed(ConnectionID(rawValue: 50), reason: .notEstablished(timeout: .seconds(10)), closeReason: nil,
                                     now: 0)).isEmpty)
         #expect(host.sessions[ConnectionID(rawValue: 50)] == nil)
@@ -54,9 +54,8 @@ struct HostRulesCloseTests {
 
     @Test func aPairedDeviceIsSeenWhenItLeaves() throws {
         var host = try R.host()
-        _ = host.auth.pair("pad", now: 1)
-        _ = host.handle(.opened(ConnectionID(rawValue: 51), peer: "10.0.0.9:4000"))
-        _ = host.handle(.established(ConnectionID(rawValue: 51), R.lee, pairedName: "pad", isControl: false, id: nil, level: 7, now: 2))
+        let (token, _) = host.auth.pair("pad", now: 1)
+        R.join(&host, ConnectionID(rawValue: 51), R.lee, token: token, rules: R.remote)
         _ = host.handle(.closed(ConnectionID(rawValue: 51), reason: .peerClosed, closeReason: nil, now: 900))
         let pad = try #require(host.pairedDevices().first { $0.name == "pad" })
         #expect(!pad.connected && pad.lastSeen == UTCTime.format(900))

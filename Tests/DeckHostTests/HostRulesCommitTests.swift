@@ -118,6 +118,18 @@ struct HostRulesCommitTests {
         #expect(host.process(.commitTimerFired(1)).isEmpty)
     }
 
+    /// The stop's `.releaseCommits` step: a batch held for a device goes at once, and the gather timer is cancelled.
+    @Test func theStopReleasesABatchHeldForADevice() throws {
+        var host = try R.host()
+        let first = Self.set(&host, "A", at: 7, by: R.phone)
+        _ = host.process(Self.finished([Self.receipt(first.state, generation: 1)]))
+        let tablets = Self.set(&host, "B", at: 8, by: R.tablet, request: "b")
+        #expect(host.commits.isHolding)
+        #expect(host.process(.releaseHeldCommits) == [.writeBatch([tablets.entry]), .cancelCommitTimer])
+        #expect(!host.commits.isHolding)
+        #expect(host.process(.releaseHeldCommits).isEmpty)  // nothing more to release
+    }
+
     @Test func aBatchHeldForADeviceGoesWhenThatDeviceCloses() throws {
         var host = try R.host()
         let first = Self.set(&host, "A", at: 7, by: R.phone)

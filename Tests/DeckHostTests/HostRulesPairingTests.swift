@@ -21,8 +21,7 @@ struct HostRulesPairingTests {
     /// A paired device joined as `pad` on connection 30.
     static func withPad(_ host: inout HostState) -> String {
         let token = host.auth.pair("pad", now: 10).token
-        _ = host.handle(.opened(ConnectionID(rawValue: 30), peer: "10.0.0.9:4000"))
-        _ = host.handle(.established(ConnectionID(rawValue: 30), R.lee, pairedName: "pad", isControl: false, id: nil, level: 7, now: 20))
+        R.join(&host, ConnectionID(rawValue: 30), R.lee, token: token, rules: R.remote)
         return token
     }
 

@@ -11,23 +11,23 @@ struct HostRulesRequestTests {
 
     @Test func anEstablishedClientIsWelcomedInPipelineOrder() throws {
         var host = try R.host()
-        _ = host.handle(.opened(ConnectionID(rawValue: 20), peer: "10.0.0.9:4000"))
-        let info = ClientInfo(name: "pad", kind: "tablet", address: "10.0.0.9:4000", protocolLevel: 6)
-        let actions = host.handle(.established(ConnectionID(rawValue: 20), info, pairedName: nil, isControl: false, id: "h",
-                                               level: 6, now: 0))
-        #expect(actions == [.commit(Commit(Outcome([.welcome(ConnectionID(rawValue: 20), id: "h", level: 6)])))])
-        #expect(host.sessions[ConnectionID(rawValue: 20)] == SessionState(peer: "10.0.0.9:4000", info: info))
+        _ = host.handle(.opened(ConnectionID(rawValue: 20), peer: "127.0.0.1:4000", host: "127.0.0.1"))
+        let info = ClientInfo(name: "pad", kind: "tablet", address: "127.0.0.1:4000", protocolLevel: 6)
+        let actions = host.handle(.hello(ConnectionID(rawValue: 20), R.attempt(info, id: "h")))
+        #expect(actions == [.admit(ConnectionID(rawValue: 20), ClientAccess(level: 6, isControl: false), issuedToken: nil),
+                            .commit(Commit(Outcome([.welcome(ConnectionID(rawValue: 20), id: "h", level: 6)])))])
+        #expect(host.sessions[ConnectionID(rawValue: 20)] == SessionState(peer: "127.0.0.1:4000", host: "127.0.0.1", info: info))
     }
 
-    @Test func aPairedDeviceIsSeenWhenItJoins() throws {
+    @Test func aPairedDeviceIsSeenWhenItJoinsAndKnownByItsPairedName() throws {
         var host = try R.host()
-        _ = host.auth.pair("pad", now: 100)
-        _ = host.handle(.opened(ConnectionID(rawValue: 21), peer: "10.0.0.9:4000"))
-        let info = ClientInfo(name: "pad", kind: "tablet", address: "10.0.0.9:4000", protocolLevel: 7)
-        _ = host.handle(.established(ConnectionID(rawValue: 21), info, pairedName: "pad", isControl: false, id: nil, level: 7,
-                                     now: 5000))
+        let (token, _) = host.auth.pair("pad", now: 100)
+        // Its hello says "lee"; the token is pad's (WEB.md §3).
+        R.join(&host, ConnectionID(rawValue: 21), R.lee, token: token, rules: R.remote)
         let pad = try #require(host.pairedDevices().first { $0.name == "pad" })
-        #expect(pad.connected && pad.lastSeen == UTCTime.format(5000))
+        #expect(pad.connected && pad.lastSeen == UTCTime.format(1000))
+        #expect(host.sessions[ConnectionID(rawValue: 21)]?.info?.name == "pad")
+        #expect(host.sessions[ConnectionID(rawValue: 21)]?.pairedName == "pad")
     }
 
     @Test func pingIsPong() throws {
@@ -65,11 +65,9 @@ struct HostRulesRequestTests {
 
     @Test func devicesListsThePairedDevicesAndWhichAreConnected() throws {
         var host = try R.host()
-        _ = host.auth.pair("pad", now: 100)
+        let (token, _) = host.auth.pair("pad", now: 100)
         _ = host.auth.pair("old", now: 100)
-        _ = host.handle(.opened(ConnectionID(rawValue: 30), peer: "10.0.0.9:4000"))
-        _ = host.handle(.established(ConnectionID(rawValue: 30), R.lee, pairedName: "pad", isControl: false, id: nil, level: 7,
-                                     now: 200))
+        R.join(&host, ConnectionID(rawValue: 30), R.lee, token: token, rules: R.remote)
         let effects = try #require(R.commit(host.handle(.request(R.control, R.message(.devices))))).outcome.effects
         guard case .send(R.control, .devices(.some(1), let devices)) = effects.first else {
             Issue.record("expected devices, got \(effects)")
@@ -83,7 +81,7 @@ struct HostRulesRequestTests {
     @Test func aConnectionBeforeItsHelloIsNoConnectedDevice() throws {
         var host = try R.host()
         _ = host.auth.pair("pad", now: 100)
-        _ = host.handle(.opened(ConnectionID(rawValue: 31), peer: "10.0.0.9:4000"))
+        _ = host.handle(.opened(ConnectionID(rawValue: 31), peer: "10.0.0.9:4000", host: "10.0.0.9"))
         #expect(host.pairedDevices().first?.connected == false)
     }
 
@@ -121,7 +119,7 @@ struct HostRulesRequestTests {
 
     @Test func aRefusalBeforeHelloNamesThePeer() throws {
         var host = try R.host()
-        _ = host.handle(.opened(ConnectionID(rawValue: 40), peer: "10.0.0.7:1234"))
+        _ = host.handle(.opened(ConnectionID(rawValue: 40), peer: "10.0.0.7:1234", host: "10.0.0.7"))
         let error = ProtocolError(.malformed, "a message needs a string 'type'")
         let effects = try #require(R.commit(host.handle(.refusedLine(ConnectionID(rawValue: 40), error)))).outcome.effects
         #expect(effects.last == .log(.info, "refused a request from 10.0.0.7:1234: malformed: a message needs a string 'type'"))

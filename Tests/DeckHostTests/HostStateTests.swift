@@ -141,8 +141,8 @@ struct DeviceAuthTests {
         let (token, _) = auth.pair("kim", now: 0)
         var handshake = Handshake()
         var asked = 0
-        func receive(_ message: ClientMessage) -> Handshake.Action {
-            handshake.receive(message.line(), rules: rules) { hello, required in
+        func receive(_ message: ClientMessage) -> HandshakeStep {
+            handshake.step(message.line(), rules: rules) { hello, required in
                 asked += 1
                 return auth.authenticate(hello, required: required, from: "10.0.0.2", now: Self.now)
             }

@@ -48,17 +48,31 @@ enum Rules {
             commits: CommitScheduler(), auth: DeviceAuth(tokens: TokenStore(), path: "/nonexistent/tokens.json"),
             catalog: ProfileCatalog(folder: "/layouts", files: []), notices: Notices(start: []), maxLayoutBytes: maxLayoutBytes, layoutsPath: "/layouts",
             environment: environment(seed: seed))
-        for (id, info, control) in [(phone, kim, false), (tablet, lee, false), (Self.control, deckctl, true)] {
-            _ = state.handle(.opened(id, peer: info.address))
-            _ = state.handle(.established(id, info, pairedName: nil, isControl: control, id: nil, level: 7, now: 0))
-        }
+        for (id, info) in [(phone, kim), (tablet, lee), (Self.control, deckctl)] { join(&state, id, info) }
         return state
     }
 
-    /// Opens and establishes one more client (`level` is its protocol level).
-    static func join(_ host: inout HostState, _ id: ConnectionID, _ info: ClientInfo) {
-        _ = host.handle(.opened(id, peer: info.address))
-        _ = host.handle(.established(id, info, pairedName: nil, isControl: false, id: nil, level: info.protocolLevel, now: 0))
+    /// The rules of a loopback TCP connection (no token needed), a remote
+    /// one (a token needed) and the control socket.
+    static let loopback = Handshake.Rules(isControlSocket: false, peerIsLoopback: true, requireToken: false)
+    static let remote = Handshake.Rules(isControlSocket: false, peerIsLoopback: false, requireToken: false)
+    static let controlSocket = Handshake.Rules(isControlSocket: true, peerIsLoopback: true, requireToken: false)
+
+    /// A decoded hello from a client that names itself as `info` does, as the shell hands it to the rules.
+    static func attempt(_ info: ClientInfo, id: RequestID? = nil, token: String? = nil, code: String? = nil,
+                        rules: Handshake.Rules? = nil) -> Handshake.Attempt {
+        let control = info.kind == "control"
+        return Handshake.Attempt(id: id, hello: Hello(protocolLevel: info.protocolLevel, device: Device(name: info.name, kind: info.kind),
+                                                      token: token, pairingCode: code),
+                                 level: info.protocolLevel, rules: rules ?? (control ? controlSocket : loopback))
+    }
+
+    /// Opens and establishes one more client (`info.protocolLevel` is its level), from `host` (the address's host part).
+    @discardableResult
+    static func join(_ host: inout HostState, _ id: ConnectionID, _ info: ClientInfo, token: String? = nil,
+                     rules: Handshake.Rules? = nil) -> [HostAction] {
+        _ = host.handle(.opened(id, peer: info.address, host: String(info.address.prefix { $0 != ":" })))
+        return host.handle(.hello(id, attempt(info, token: token, rules: rules)))
     }
 
     /// Every log line the actions carry, as actions or as effects of their commits.

@@ -71,7 +71,7 @@ struct TLSAndPairingCodeTests {
         var handshake = Handshake()
         let rules = Handshake.Rules(isControlSocket: true, peerIsLoopback: true, requireToken: false)
         var seen: Hello?
-        let action = handshake.receive(ClientMessage(id: 1, .hello(Self.hello(code: "K7Q2-9XMD"))).line(), rules: rules) { hello, _ in
+        let action = handshake.step(ClientMessage(id: 1, .hello(Self.hello(code: "K7Q2-9XMD"))).line(), rules: rules) { hello, _ in
             seen = hello
             return .accepted(pairedName: nil)
         }

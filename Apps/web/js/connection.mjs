@@ -48,7 +48,12 @@ export class Connection {
    * @param {(state: 'connecting' | 'connected' | 'offline' | 'unpaired', welcome?: object) => void} options.onState
    */
   constructor({ url, device, storage, code, onMessage, onState }) {
-    Object.assign(this, { url, device, storage, code, onMessage, onState });
+    this.url = url;
+    this.device = device;
+    this.storage = storage;
+    this.code = code;
+    this.onMessage = onMessage;
+    this.onState = onState;
     /** @type {WebSocket | null} */ this.socket = null;
     this.state = 'connecting';
     this.attempt = 0;

@@ -24,6 +24,10 @@ struct InstalledPlugins {
     private(set) var missing: Set<String> = []
     /// Every settings problem of the profile files read, against `catalog`.
     private(set) var settingsProblems: [FileProblem] = []
+    /// The committed layout's plugin buttons page by page, so a commit reads
+    /// only the pages it changed (a whole layout's scan per edit was an
+    /// eighth of deckd's instructions per edit: docs/performance.md).
+    private var pages = PluginPages()
 
     /// The plugin manager started with `catalog`, read from `folders`.
     mutating func start(_ catalog: PluginCatalog, folders: [String], profiles: ProfileCatalog) {
@@ -48,10 +52,15 @@ struct InstalledPlugins {
     /// they count as told. Nothing before the plugins start.
     mutating func follow(_ layout: DeckLayout) -> [(plugin: String, buttons: [PluginButton])] {
         guard started else { return [] }
-        let now = layout.pluginButtons
-        let changed = Set(now.keys).union(told.keys).sorted().filter { (now[$0] ?? []) != (told[$0] ?? []) }
-        told = now
-        return changed.map { ($0, now[$0] ?? []) }
+        var changed: [(plugin: String, buttons: [PluginButton])] = []
+        // Only a plugin with a button on a changed page can have other buttons now.
+        for plugin in pages.update(layout).sorted() {
+            let now = pages.buttons(of: plugin)
+            guard now != (told[plugin] ?? []) else { continue }
+            told[plugin] = now.isEmpty ? nil : now
+            changed.append((plugin, now))
+        }
+        return changed
     }
 
     /// The plugins the live layout uses that have no usable manifest and
@@ -66,5 +75,50 @@ struct InstalledPlugins {
     /// The slots of `layout` whose button is a hold-capable plugin command.
     func holdSlots(in layout: DeckLayout) -> [DeckSlot] {
         catalog.holdSlots(in: layout)
+    }
+}
+
+/// A layout's plugin buttons (PLUGINS.md §4) kept page by page: a page whose
+/// slots are the same storage as last time (``DeckPage/isSameStorage(as:)``)
+/// keeps its buttons without a look at them.
+struct PluginPages {
+    private var pages: [DeckPage] = []
+    private var buttons: [[(plugin: String, button: PluginButton)]] = []
+
+    /// Reads the pages of `layout` that changed; returns the plugins that had
+    /// or have a button on one of them.
+    mutating func update(_ layout: DeckLayout) -> Set<String> {
+        var affected: Set<String> = []
+        for (number, page) in layout.pages.enumerated() {
+            if number < pages.count, pages[number].isSameStorage(as: page) { continue }
+            let now = Self.buttons(of: page, number: number)
+            if number < pages.count {
+                affected.formUnion(buttons[number].map(\.plugin))
+                pages[number] = page
+                buttons[number] = now
+            } else {
+                pages.append(page)
+                buttons.append(now)
+            }
+            affected.formUnion(now.map(\.plugin))
+        }
+        if pages.count > layout.pages.count {
+            for gone in buttons[layout.pages.count...] { affected.formUnion(gone.map(\.plugin)) }
+            pages.removeLast(pages.count - layout.pages.count)
+            buttons.removeLast(buttons.count - layout.pages.count)
+        }
+        return affected
+    }
+
+    /// `plugin`'s buttons, in page and slot order.
+    func buttons(of plugin: String) -> [PluginButton] {
+        buttons.flatMap { page in page.lazy.filter { $0.plugin == plugin }.map(\.button) }
+    }
+
+    private static func buttons(of page: DeckPage, number: Int) -> [(plugin: String, button: PluginButton)] {
+        page.buttons.enumerated().compactMap { index, button in
+            guard let button, case let .plugin(id, command, settings) = button.action else { return nil }
+            return (id, PluginButton(page: number, index: index, name: button.name, command: command, settings: settings ?? [:]))
+        }
     }
 }

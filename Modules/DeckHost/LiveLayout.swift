@@ -32,7 +32,7 @@ struct LiveLayout {
     /// each change decides what becomes of them.
     func next(layout: DeckLayout, profile: String? = nil, source: SnapshotSource?? = nil, edits: [DeckEdit]) -> LiveState {
         LiveState(profile: profile ?? head.profile, revision: head.revision + 1, layout: layout,
-                  source: source ?? head.source, edits: edits)
+                  source: source ?? head.source, edits: edits, previous: head.encoded)
     }
 
     /// `state` (made by ``next(layout:profile:source:edits:)``) becomes `head`; its

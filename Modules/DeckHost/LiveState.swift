@@ -23,10 +23,12 @@ struct LiveState: Sendable {
     /// which a rebase replays when the file changes.
     let edits: [DeckEdit]
 
-    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?, edits: [DeckEdit] = []) {
+    /// `previous`: the revision this one is made from, whose unchanged pages' JSON is copied.
+    init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?, edits: [DeckEdit] = [],
+         previous: EncodedLayout? = nil) {
         self.profile = profile
         self.revision = revision
-        self.encoded = EncodedLayout(layout)
+        self.encoded = EncodedLayout(layout, reusing: previous)
         self.source = source
         self.edits = edits
     }

@@ -14,10 +14,15 @@ import DeckModel
 struct EditJSONCache {
     private var edits: [DeckEdit] = []
     private var encoded: [(json: [UInt8], lost: Double?)] = []
+    /// The bytes of the last array written, a good guess for the next:
+    /// the document's buffer is made that big once instead of growing.
+    private(set) var lastBytes = 2
 
     /// Writes `edits` as a JSON array (after a key), reusing the bytes of each
     /// edit that is the one at the same place last time, and remembers them.
     mutating func write(_ edits: [DeckEdit], to writer: inout JSONWriter) {
+        let start = writer.bytes.count
+        defer { lastBytes = writer.bytes.count - start }
         writer.beginArray()
         for (index, edit) in edits.enumerated() {
             if index < self.edits.count, self.edits[index] == edit {

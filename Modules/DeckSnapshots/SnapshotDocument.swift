@@ -72,7 +72,10 @@ enum SnapshotDocument {
     /// carried (``EditJSONCache``).
     static func encode(_ header: SnapshotHeader, layout: DeckLayout, edits: [DeckEdit] = [],
                        reusing encoded: EncodedLayout? = nil, cache: inout EditJSONCache) throws(SnapshotError) -> [UInt8] {
-        var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout)))
+        // Room for the header, the layout, the edits as big as last time and
+        // one more, and the line's end: a buffer that grows copies it all.
+        var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
+                                  + cache.lastBytes + (edits.isEmpty ? 0 : 1024))
         json.beginObject()
         json.field("format", format)
         json.field("version", version)

@@ -112,7 +112,8 @@ struct InstallTests {
         let socket = home.path + "/control.sock"
         let deckd = Process()
         deckd.executableURL = URL(fileURLWithPath: prefix + "/bin/deckd")
-        deckd.arguments = ["--layouts", layouts, "--state", home.path + "/state", "--control", socket, "--no-tcp"]
+        // No web listener: the default port may be taken on the machine running the tests.
+        deckd.arguments = ["--layouts", layouts, "--state", home.path + "/state", "--control", socket, "--no-tcp", "--no-web"]
         deckd.environment = environment
         let log = home.appending("deckd.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

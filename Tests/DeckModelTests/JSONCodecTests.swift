@@ -121,6 +121,61 @@ struct JSONCodecShapeTests {
     }
 }
 
+/// A revision encoded from the one before copies the pages an edit did not
+/// touch: its bytes must be a whole encoding's, whatever the edits.
+@Suite("JSON codec of the model: an encoding reused page by page")
+struct EncodedLayoutReuseTests {
+    @Test(arguments: 0..<12)
+    func randomEditsEncodeAsTheWholeLayoutDoes(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) &+ 0xE0C0)
+        var layout = RandomLayouts.layout(maxPages: 6, slots: [12, 6, 1].randomElement(using: &rng)!, using: &rng)
+        var encoded = EncodedLayout(layout)
+        var reused = 0
+        for step in 0..<300 {
+            let pages = layout.pages.count
+            let page = Int.random(in: 0..<pages, using: &rng)
+            let index = Int.random(in: 0..<layout.slotsPerPage, using: &rng)
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<4:
+                try? layout.set(page: page, index: index, button: RandomLayouts.button(tag: step, using: &rng))
+            case 4:
+                try? layout.clear(page: page, index: index, expecting: layout.button(page: page, index: index))
+            case 5:
+                // Not an edit: a layout equal page by page but stored apart is encoded anew, to the same bytes.
+                layout = try DeckLayout(slotsPerPage: layout.slotsPerPage, pages: layout.pages.map { DeckPage(title: $0.title, buttons: Array($0.buttons)) })
+            default:
+                if let source = layout.placedButtons.randomElement(using: &rng) {
+                    try? layout.move(fromPage: source.page, fromIndex: source.index, toPage: Int.random(in: 0..<pages, using: &rng),
+                                     toIndex: index, expecting: source.button)
+                }
+            }
+            let next = EncodedLayout(layout, reusing: encoded)
+            let whole = EncodedLayout(layout)
+            #expect(next.json == whole.json)
+            #expect(next.nonFiniteNumber == whole.nonFiniteNumber)
+            reused += zip(layout.pages, encoded.layout.pages).filter { $0.isSameStorage(as: $1) }.count
+            encoded = next
+        }
+        #expect(reused > 0, "some pages were copied, not encoded")
+    }
+
+    @Test func aReusedRevisionKeepsTheFirstNonFiniteNumber() throws {
+        // Layouts are built whole: an edit refuses a button with a non-finite number (the model's check).
+        func plugin(_ name: String, _ number: Double) -> DeckButton {
+            DeckButton(name: name, action: .plugin(id: "a", command: "b", settings: ["x": .double(number)]))
+        }
+        let first = DeckPage(buttons: [plugin("f", 1), nil])
+        let before = EncodedLayout(try DeckLayout(slotsPerPage: 2, pages: [first, DeckPage(buttons: [plugin("g", 2), nil])]))
+        let withNaN = try DeckLayout(slotsPerPage: 2, pages: [first, DeckPage(buttons: [plugin("n", .nan), nil])])
+        let after = EncodedLayout(withNaN, reusing: before)
+        #expect(after.nonFiniteNumber?.isNaN == true && after.json == EncodedLayout(withNaN).json)
+        // The page with NaN comes from a revision that had one: nothing is copied from it, so the first in order is found.
+        let both = try DeckLayout(slotsPerPage: 2, pages: [DeckPage(buttons: [plugin("i", -.infinity), nil]), withNaN.pages[1]])
+        let again = EncodedLayout(both, reusing: after)
+        #expect(again.nonFiniteNumber == -.infinity && again.json == EncodedLayout(both).json)
+    }
+}
+
 @Suite("JSON codec of the model: reading")
 struct JSONCodecReadingTests {
     func layout(_ text: String) throws(JSONError) -> DeckLayout {

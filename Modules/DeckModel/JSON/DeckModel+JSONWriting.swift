@@ -83,15 +83,18 @@ extension JSONWriter {
         field("slotsPerPage", layout.slotsPerPage)
         key("pages")
         beginArray()
-        for page in layout.pages {
-            beginObject()
-            field("title", page.title)
-            key("buttons")
-            beginArray()
-            for slot in page.buttons { write(slot) }
-            endArray()
-            endObject()
-        }
+        for page in layout.pages { write(page) }
+        endArray()
+        endObject()
+    }
+
+    /// `{"title"?,"buttons":[…]}`.
+    package mutating func write(_ page: DeckPage) {
+        beginObject()
+        field("title", page.title)
+        key("buttons")
+        beginArray()
+        for slot in page.buttons { write(slot) }
         endArray()
         endObject()
     }
@@ -136,7 +139,9 @@ extension JSONWriter {
 /// the `layout` broadcast, in every `welcome` until the next change, and in
 /// the revision's snapshot. Encoding a 12,000-button layout takes a few
 /// milliseconds; this keeps the bytes next to the layout they came from, so
-/// they cannot be paired with another one.
+/// they cannot be paired with another one. A revision made from the one
+/// before (``init(_:reusing:)``) copies the bytes of every page the edit did
+/// not touch, so an edit of one page encodes that page only.
 package struct EncodedLayout: Sendable {
     /// The layout.
     package let layout: DeckLayout
@@ -145,13 +150,48 @@ package struct EncodedLayout: Sendable {
     /// The first number JSON cannot hold that the JSON has as `null` (see
     /// ``JSONWriter/nonFiniteNumber``).
     package let nonFiniteNumber: Double?
+    /// Where each page's object ends in ``json`` (its start is one byte, the
+    /// comma, after the end of the page before; the first's is ``pagesStart``).
+    private let pageEnds: [Int]
+    /// Where the first page's object starts: after `{"slotsPerPage":N,"pages":[`.
+    private let pagesStart: Int
 
     package init(_ layout: DeckLayout) {
-        var writer = JSONWriter(capacity: JSONWriter.estimatedSize(of: layout))
-        writer.write(layout)
+        self.init(layout, reusing: nil)
+    }
+
+    /// `layout`'s JSON, copying from `previous` the bytes of each page at the
+    /// same place whose slots are the very same storage (an edit copies, and
+    /// so changes, only the pages it writes to); the bytes are the same as a
+    /// whole encoding's.
+    package init(_ layout: DeckLayout, reusing previous: EncodedLayout?) {
+        // A page is reused only from a revision without a non-finite number,
+        // so the first one in the new JSON is the first of the pages encoded.
+        let source = previous.flatMap { $0.nonFiniteNumber == nil && $0.layout.slotsPerPage == layout.slotsPerPage ? $0 : nil }
+        var writer = JSONWriter(capacity: source.map { $0.json.count + 512 } ?? JSONWriter.estimatedSize(of: layout))
+        var ends: [Int] = []
+        ends.reserveCapacity(layout.pages.count)
+        writer.beginObject()
+        writer.field("slotsPerPage", layout.slotsPerPage)
+        writer.key("pages")
+        writer.beginArray()
+        let pagesStart = writer.bytes.count
+        for (index, page) in layout.pages.enumerated() {
+            if let source, index < source.pageEnds.count, page.isSameStorage(as: source.layout.pages[index]) {
+                let start = index == 0 ? source.pagesStart : source.pageEnds[index - 1] + 1
+                writer.value(encoded: source.json[start..<source.pageEnds[index]])
+            } else {
+                writer.write(page)
+            }
+            ends.append(writer.bytes.count)
+        }
+        writer.endArray()
+        writer.endObject()
         self.layout = layout
         self.json = writer.bytes
         self.nonFiniteNumber = writer.nonFiniteNumber
+        self.pageEnds = ends
+        self.pagesStart = pagesStart
     }
 
     /// These bytes when they encode `other`, else nil. Cheap when `other`
@@ -159,6 +199,18 @@ package struct EncodedLayout: Sendable {
     /// first), so callers may ask for every line.
     package func json(for other: DeckLayout) -> [UInt8]? {
         other == layout ? json : nil
+    }
+}
+
+extension DeckPage {
+    /// True when both pages have the same title and their slots are one and
+    /// the same array storage, so they are equal without comparing a button;
+    /// false says nothing (equal pages may be stored apart).
+    package func isSameStorage(as other: DeckPage) -> Bool {
+        guard title == other.title, buttons.count == other.buttons.count else { return false }
+        return buttons.withUnsafeBufferPointer { mine in
+            other.buttons.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
     }
 }
 

@@ -15,8 +15,10 @@ package struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The bytes written so far plus a final `\n`.
-    package consuming func line() -> [UInt8] {
+    /// The bytes written so far plus a final `\n`. Mutating, not consuming:
+    /// the newline goes into the writer's own buffer in place (a consuming
+    /// call copied a snapshot document's 10 KB once more per edit).
+    package mutating func line() -> [UInt8] {
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }
@@ -63,6 +65,14 @@ package struct JSONWriter {
         separate()
         bytes.append(contentsOf: json)
         if nonFiniteNumber == nil { nonFiniteNumber = lost }
+        needsComma = true
+    }
+
+    /// A complete JSON value cut from bytes a `JSONWriter` wrote, holding no
+    /// non-finite number, copied as it is.
+    package mutating func value(encoded json: ArraySlice<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
         needsComma = true
     }
 

@@ -12,14 +12,15 @@ struct FollowSpec: Hashable, Sendable {
 
     /// Every `follow` of a layout, in page and slot order.
     static func all(in layout: DeckLayout) -> [FollowSpec] {
-        var specs: [FollowSpec] = []
-        for (p, page) in layout.pages.enumerated() {
-            for (i, slot) in page.buttons.enumerated() {
-                guard let button = slot, case let .run(_, cwd, _, follow?) = button.action else { continue }
-                specs.append(FollowSpec(page: p, index: i, name: button.name, command: follow, cwd: cwd))
-            }
+        layout.pages.enumerated().flatMap { number, page in all(on: page, number: number) }
+    }
+
+    /// Every `follow` of one page (page `number` of its layout), in slot order.
+    static func all(on page: DeckPage, number: Int) -> [FollowSpec] {
+        page.buttons.enumerated().compactMap { index, slot in
+            guard let button = slot, case let .run(_, cwd, _, follow?) = button.action else { return nil }
+            return FollowSpec(page: number, index: index, name: button.name, command: follow, cwd: cwd)
         }
-        return specs
     }
 
     /// `'Mic' (page 1, button 3)`: how messages name the button, 1-based as `deckctl` counts.

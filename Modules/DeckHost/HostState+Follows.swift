@@ -12,7 +12,8 @@ extension HostState {
         switch input {
         case .started:
             followsRunning = true
-            return followActions(follows.apply(FollowSpec.all(in: live.committed.layout), restart: true, now: now))
+            _ = followPages.update(live.committed.layout, read: FollowSpec.all(on:number:))
+            return followActions(follows.apply(followPages.all, restart: true, now: now))
         case let .exited(id, how):
             return followActions(follows.exited(id, how: how, now: now))
         case .timer(let id):
@@ -26,7 +27,9 @@ extension HostState {
     /// `restart`); nothing before the runner started.
     mutating func followsFollow(_ layout: DeckLayout, restart: Bool) -> [HostAction] {
         guard followsRunning else { return [] }
-        return followActions(follows.apply(FollowSpec.all(in: layout), restart: restart, now: followClock))
+        // No page read again: the same commands at the same places, which `apply` would leave running.
+        guard !followPages.update(layout, read: FollowSpec.all(on:number:)).isEmpty || restart else { return [] }
+        return followActions(follows.apply(followPages.all, restart: restart, now: followClock))
     }
 
     /// The host stops: every follow gets SIGTERM (the loop's end kills what is left).

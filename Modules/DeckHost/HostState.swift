@@ -38,6 +38,8 @@ struct HostState {
     /// The live layout's `follow` commands (docs/faces.md §6), driven once the runner started.
     var follows = FollowMachine()
     var followsRunning = false
+    /// The committed layout's `follow` commands page by page (a commit reads the pages it changed).
+    var followPages = PageReadings<FollowSpec>()
     /// The zero of the follows' clock.
     let started: ContinuousClock.Instant
     /// Which scan of the layouts folder may go live: a newer save supersedes

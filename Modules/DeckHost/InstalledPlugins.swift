@@ -27,7 +27,7 @@ struct InstalledPlugins {
     /// The committed layout's plugin buttons page by page, so a commit reads
     /// only the pages it changed (a whole layout's scan per edit was an
     /// eighth of deckd's instructions per edit: docs/performance.md).
-    private var pages = PluginPages()
+    private var pages = PageReadings<(plugin: String, button: PluginButton)>()
 
     /// The plugin manager started with `catalog`, read from `folders`.
     mutating func start(_ catalog: PluginCatalog, folders: [String], profiles: ProfileCatalog) {
@@ -54,8 +54,9 @@ struct InstalledPlugins {
         guard started else { return [] }
         var changed: [(plugin: String, buttons: [PluginButton])] = []
         // Only a plugin with a button on a changed page can have other buttons now.
-        for plugin in pages.update(layout).sorted() {
-            let now = pages.buttons(of: plugin)
+        let update = pages.update(layout, read: Self.pluginButtons)
+        for plugin in Set((update.gone + update.read).map(\.plugin)).sorted() {
+            let now = pages.all.filter { $0.plugin == plugin }.map(\.button)
             guard now != (told[plugin] ?? []) else { continue }
             told[plugin] = now.isEmpty ? nil : now
             changed.append((plugin, now))
@@ -76,46 +77,9 @@ struct InstalledPlugins {
     func holdSlots(in layout: DeckLayout) -> [DeckSlot] {
         catalog.holdSlots(in: layout)
     }
-}
 
-/// A layout's plugin buttons (PLUGINS.md §4) kept page by page: a page whose
-/// slots are the same storage as last time (``DeckPage/isSameStorage(as:)``)
-/// keeps its buttons without a look at them.
-struct PluginPages {
-    private var pages: [DeckPage] = []
-    private var buttons: [[(plugin: String, button: PluginButton)]] = []
-
-    /// Reads the pages of `layout` that changed; returns the plugins that had
-    /// or have a button on one of them.
-    mutating func update(_ layout: DeckLayout) -> Set<String> {
-        var affected: Set<String> = []
-        for (number, page) in layout.pages.enumerated() {
-            if number < pages.count, pages[number].isSameStorage(as: page) { continue }
-            let now = Self.buttons(of: page, number: number)
-            if number < pages.count {
-                affected.formUnion(buttons[number].map(\.plugin))
-                pages[number] = page
-                buttons[number] = now
-            } else {
-                pages.append(page)
-                buttons.append(now)
-            }
-            affected.formUnion(now.map(\.plugin))
-        }
-        if pages.count > layout.pages.count {
-            for gone in buttons[layout.pages.count...] { affected.formUnion(gone.map(\.plugin)) }
-            pages.removeLast(pages.count - layout.pages.count)
-            buttons.removeLast(buttons.count - layout.pages.count)
-        }
-        return affected
-    }
-
-    /// `plugin`'s buttons, in page and slot order.
-    func buttons(of plugin: String) -> [PluginButton] {
-        buttons.flatMap { page in page.lazy.filter { $0.plugin == plugin }.map(\.button) }
-    }
-
-    private static func buttons(of page: DeckPage, number: Int) -> [(plugin: String, button: PluginButton)] {
+    /// The plugin buttons of one page, in slot order.
+    private static func pluginButtons(of page: DeckPage, number: Int) -> [(plugin: String, button: PluginButton)] {
         page.buttons.enumerated().compactMap { index, button in
             guard let button, case let .plugin(id, command, settings) = button.action else { return nil }
             return (id, PluginButton(page: number, index: index, name: button.name, command: command, settings: settings ?? [:]))

@@ -67,3 +67,45 @@ struct InstalledPluginsTests {
         #expect(plugins.follow(layout).isEmpty)
     }
 }
+
+/// PageReadings: what is read page by page is what a whole scan reads, and
+/// only changed pages are read again.
+@Suite("PageReadings: a layout read page by page")
+struct PageReadingsTests {
+    static func follower(_ tag: Int) -> DeckButton {
+        DeckButton(name: "F\(tag)", action: .run(command: "true", cwd: tag % 2 == 0 ? "~" : nil, follow: "watch \(tag)"))
+    }
+
+    @Test(arguments: 0..<6)
+    func followsReadPageByPageAreTheWholeScans(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) &+ 0xF011)
+        var layout = RandomLayouts.layout(maxPages: 4, using: &rng)
+        var readings = PageReadings<FollowSpec>()
+        var reads = 0
+        _ = readings.update(layout) { page, number in reads += 1; return FollowSpec.all(on: page, number: number) }
+        #expect(reads == layout.pages.count)
+        for step in 0..<300 {
+            let page = Int.random(in: 0..<layout.pages.count, using: &rng)
+            let index = Int.random(in: 0..<layout.slotsPerPage, using: &rng)
+            let before = layout
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: try? layout.set(page: page, index: index, button: Self.follower(step))
+            case 1: try? layout.set(page: page, index: index, button: RandomLayouts.button(tag: step, using: &rng))
+            case 2: try? layout.clear(page: page, index: index, expecting: layout.button(page: page, index: index))
+            default:
+                if let source = layout.placedButtons.randomElement(using: &rng) {
+                    try? layout.move(fromPage: source.page, fromIndex: source.index, toPage: page, toIndex: index,
+                                     expecting: source.button)
+                }
+            }
+            reads = 0
+            let update = readings.update(layout) { page, number in reads += 1; return FollowSpec.all(on: page, number: number) }
+            #expect(readings.all == FollowSpec.all(in: layout))
+            // Pages an edit did not write to are not read again.
+            let changed = zip(layout.pages, before.pages).filter { !$0.isSameStorage(as: $1) }.count
+                + max(0, layout.pages.count - before.pages.count)
+            #expect(reads == changed)
+            #expect(update.isEmpty == (layout == before && layout.pages.count == before.pages.count && changed == 0))
+        }
+    }
+}

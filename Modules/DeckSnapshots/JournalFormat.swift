@@ -7,8 +7,10 @@
 enum JournalFormat {
     /// `DECKJRNL`: what a segment starts with.
     static let magic: [UInt8] = Array("DECKJRNL".utf8)
-    /// The format this store writes and the newest it reads.
-    static let version: UInt32 = 2
+    /// The format this store writes and the newest it reads. Version 3's
+    /// records may carry only the edits they add to the record before them
+    /// (docs/snapshots.md, "Records that add edits").
+    static let version: UInt32 = 3
     /// The oldest format it still reads (and appends to, in that format, until the segment's checkpoint).
     static let oldestVersion: UInt32 = 1
     static let fileHeaderSize = 32

@@ -59,23 +59,48 @@ enum SnapshotDocument {
     /// What separates the header from the layout. A `"` inside a JSON string is
     /// always escaped, so these bytes cannot occur inside the header's strings.
     static let layoutMarker = Array(#","layout":"#.utf8)
+    /// What a record whose edits continue an earlier one's has after its
+    /// layout. A key inside the layout (a plugin setting's) could spell it
+    /// too, so finding it only says the document must be read whole.
+    static let editsAfterMarker = Array(#","editsAfter":"#.utf8)
     /// How deep a document may nest: its own seven levels (document, layout,
     /// pages, page, buttons, button, action), then the model's bound for plugin
     /// settings (their object included). Deeper is refused by the parser, a
     /// bound on what a hostile file can make the reader do.
     static let maximumDepth = 7 + DeckConstants.maximumSettingsDepth
 
+    /// How a document's client edits are written (PROFILE.md §5).
+    enum EditsForm {
+        /// `"edits":[…]`, every edit: a file, and a journal record that starts a chain.
+        case whole
+        /// `"editsAfter":G,"editsAdded":[…]`: the edits of generation `G` (the
+        /// record before it in the same segment), then the edits from index
+        /// `count` on — a version-3 record whose edits extend the last one's
+        /// (docs/snapshots.md, "Records that add edits").
+        case after(generation: Int, count: Int)
+    }
+
+    /// A document's client edits as read: whole, or continuing another record's.
+    enum ReadEdits: Equatable {
+        /// `edits`, or nil for a document from before edits were recorded.
+        case whole([DeckEdit]?)
+        /// The edits of generation `generation`, then `added`.
+        case after(generation: Int, added: [DeckEdit])
+    }
+
     /// The document's JSON bytes: the header fields, then the layout (copied
     /// from `encoded` when that is its encoding). A number JSON cannot hold
     /// is an error, never a silent `null` in a file the host resumes from.
-    /// `cache` holds the JSON of the edits the last document of this profile
-    /// carried (``EditJSONCache``).
+    /// `cache` holds the JSON of the edits the last whole document of this
+    /// profile carried (``EditJSONCache``); `form` says how the edits go.
     static func encode(_ header: SnapshotHeader, layout: DeckLayout, edits: [DeckEdit] = [],
-                       reusing encoded: EncodedLayout? = nil, cache: inout EditJSONCache) throws(SnapshotError) -> [UInt8] {
+                       reusing encoded: EncodedLayout? = nil, cache: inout EditJSONCache,
+                       form: EditsForm = .whole) throws(SnapshotError) -> [UInt8] {
         // Room for the header, the layout, the edits as big as last time and
         // one more, and the line's end: a buffer that grows copies it all.
+        let editBytes = if case .whole = form { cache.lastBytes } else { 0 }
         var json = JSONWriter(capacity: 512 + (encoded?.json.count ?? JSONWriter.estimatedSize(of: layout))
-                                  + cache.lastBytes + (edits.isEmpty ? 0 : 1024))
+                                  + editBytes + (edits.isEmpty ? 0 : 1024))
         json.beginObject()
         json.field("format", format)
         json.field("version", version)
@@ -97,8 +122,14 @@ enum SnapshotDocument {
         // After the layout, so that a listing, which inflates only the
         // header, never reads them; always written (`[]` too), so that a
         // reader tells "no edits" from a snapshot older than them.
-        json.key("edits")
-        cache.write(edits, to: &json)
+        switch form {
+        case .whole:
+            json.key("edits")
+            cache.write(edits, to: &json)
+        case let .after(generation, count):
+            json.field("editsAfter", generation)
+            json.field("editsAdded", Array(edits[min(count, edits.count)...])) { writer, edit in writer.write(edit) }
+        }
         json.endObject()
         if let number = json.nonFiniteNumber { throw .encoding("\(number) cannot be written as JSON") }
         return json.line()
@@ -111,11 +142,27 @@ enum SnapshotDocument {
         return try encode(header, layout: layout, edits: edits, reusing: encoded, cache: &cache)
     }
 
-    /// Reads a whole document and checks it belongs where it was found.
+    /// Reads a whole document and checks it belongs where it was found. A
+    /// file's document carries its edits whole.
     static func decode(_ json: [UInt8], profile: String, generation: Int) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout, [DeckEdit]?) {
+        let (header, layout, edits) = try decodeRecord(json, profile: profile, generation: generation)
+        guard case .whole(let whole) = edits else {
+            throw DocumentProblem(reason: "it continues the edits of another generation ('editsAfter'), which only a journal record may")
+        }
+        return (header, layout, whole)
+    }
+
+    /// Reads a journal record's document: its edits may continue those of
+    /// an earlier generation (``EditsForm/after(generation:count:)``), which
+    /// must be below its own.
+    static func decodeRecord(_ json: [UInt8], profile: String,
+                             generation: Int) throws(DocumentProblem) -> (SnapshotHeader, DeckLayout, ReadEdits) {
         let (header, body) = try read(json, withLayout: true)
         guard let body else { throw DocumentProblem(reason: "field 'layout' is missing") }
         try check(header, profile: profile, generation: generation)
+        if case .after(let earlier, _) = body.edits, earlier >= generation || earlier < 1 {
+            throw DocumentProblem(reason: "its edits continue generation \(earlier), which is not before it")
+        }
         return (header, body.layout, body.edits)
     }
 
@@ -138,7 +185,7 @@ enum SnapshotDocument {
     /// Format and version are checked first, so a newer or foreign document
     /// gets a sentence about that rather than about some field deep inside
     /// its layout.
-    private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, (layout: DeckLayout, edits: [DeckEdit]?)?) {
+    private static func read(_ json: [UInt8], withLayout: Bool) throws(DocumentProblem) -> (SnapshotHeader, (layout: DeckLayout, edits: ReadEdits)?) {
         do throws(JSONError) {
             return try JSONValue.read(json, maximumDepth: maximumDepth, noun: "the document") { root throws(JSONError) in
                 let fields = try JSONFieldReader(root, expected: "a JSON object")
@@ -170,7 +217,16 @@ enum SnapshotDocument {
                 let edits = try fields.decodeIfPresent("edits") { value throws(JSONError) in
                     try JSONFieldReader.array(value) { value throws(JSONError) in try DeckEdit(json: value) }
                 }
-                return (header, (try fields.layout("layout"), edits))
+                let read: ReadEdits
+                if let earlier = try fields.decodeIfPresent("editsAfter", { value throws(JSONError) in try JSONFieldReader.int(value) }) {
+                    guard edits == nil else { throw .invalid("it has both 'edits' and 'editsAfter'") }
+                    read = .after(generation: earlier, added: try fields.decode("editsAdded", expected: "an array of edits") {
+                        value throws(JSONError) in try JSONFieldReader.array(value) { value throws(JSONError) in try DeckEdit(json: value) }
+                    })
+                } else {
+                    read = .whole(edits)
+                }
+                return (header, (try fields.layout("layout"), read))
             }
         } catch {
             throw DocumentProblem(error)

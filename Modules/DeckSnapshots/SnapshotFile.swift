@@ -8,6 +8,15 @@ package enum SnapshotFileVerdict {
     case damaged(String)
 }
 
+/// What one journal record's payload says: a file's verdicts, and a
+/// version-3 record whose edits continue an earlier record's.
+enum RecordVerdict {
+    case intact(Snapshot)
+    /// Intact; its edits are generation `generation`'s, then the snapshot's own `edits`.
+    case editsAfter(Snapshot, generation: Int)
+    case damaged(String)
+}
+
 extension SnapshotStore {
     /// Inflates (checking gzip's CRC-32 and length) and decodes a whole file
     /// found as `profile`'s generation `generation`.
@@ -28,12 +37,35 @@ extension SnapshotStore {
     }
 
     /// The same for a journal record's payload: the JSON document as it is
-    /// (a version-2 record) or gzipped as a file (``JournalPayload``).
+    /// (a version-2 or -3 record) or gzipped as a file (``JournalPayload``);
+    /// a version-3 record's edits may continue an earlier record's.
     static func verdict(onRecord payload: [UInt8], profile: String,
-                        generation: Int) throws(SnapshotError) -> SnapshotFileVerdict {
-        guard JournalPayload.isRaw(payload) else { return try verdict(onFile: payload, profile: profile, generation: generation) }
-        guard payload.count <= documentLimit else { return .damaged("its document is larger than \(documentLimit >> 20) MiB") }
-        return verdict(onDocument: payload, bytes: payload.count, profile: profile, generation: generation)
+                        generation: Int) throws(SnapshotError) -> RecordVerdict {
+        let json: [UInt8]
+        if JournalPayload.isRaw(payload) {
+            guard payload.count <= documentLimit else { return .damaged("its document is larger than \(documentLimit >> 20) MiB") }
+            json = payload
+        } else {
+            do throws(GunzipProblem) {
+                json = try ZlibCodec.gunzip(payload, limit: documentLimit)
+            } catch {
+                switch error {
+                case .damaged(let reason): return .damaged(reason)
+                case .resource(let reason): throw .compression(reason)
+                }
+            }
+        }
+        do throws(DocumentProblem) {
+            let (header, layout, edits) = try SnapshotDocument.decodeRecord(json, profile: profile, generation: generation)
+            switch edits {
+            case .whole(let edits):
+                return .intact(Snapshot(info: header.info(bytes: payload.count), layout: layout, edits: edits))
+            case let .after(earlier, added):
+                return .editsAfter(Snapshot(info: header.info(bytes: payload.count), layout: layout, edits: added), generation: earlier)
+            }
+        } catch {
+            return .damaged(error.reason)
+        }
     }
 
     /// Decodes a whole document; `bytes` is its size on disk.

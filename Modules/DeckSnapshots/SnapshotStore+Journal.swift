@@ -48,6 +48,8 @@ extension SnapshotStore {
     func loadJournal(_ folder: String, segments: [(base: Int, name: String)], into history: inout ProfileHistory,
                      state: inout StoreState) throws(SnapshotError) {
         if let open = state.journals.removeValue(forKey: folder) { _ = close(open.descriptor) }
+        // This run's first record carries its edits whole.
+        state.chains[folder] = nil
         var current: JournalAppender?
         for (index, segment) in segments.enumerated() {
             let path = filePath(folder, name: segment.name)
@@ -167,6 +169,8 @@ extension SnapshotStore {
         let notice = cutTail(folder, location.segment, bytes: tail.count > at ? tail[at...] : [], at: at,
                              records: nil, reason: reason)
         state.histories[folder]?.removeRecords(of: location.segment, from: location.offset)
+        // The chain's last record may be among those cut: the next record starts anew.
+        state.chains[folder] = nil
         if var appender = state.journals[folder], appender.name == location.segment {
             appender.end = min(appender.end, at)
             if let newest = appender.newest, newest.location.offset >= location.offset { appender.newest = nil }

@@ -29,6 +29,7 @@ extension SnapshotStore {
                 try Disk.writeAll(appender.descriptor, bytes, at: appender.end, path: path)
                 try Disk.flushData(appender.descriptor, path: path)
             } catch {
+                state.chains[folder] = nil
                 // Nothing of this run may stay: a later append must not follow a torn record.
                 if ftruncate(appender.descriptor, off_t(appender.end)) != 0 || fdatasync(appender.descriptor) != 0 {
                     _ = close(appender.descriptor)
@@ -42,6 +43,7 @@ extension SnapshotStore {
             appender.records += locations.count
             appender.newest = locations.last
             state.journals[folder] = appender
+            state.chains[folder] = files[end - 1].chain
             // In place: a copy out and back would copy the whole history
             // (up to a segment's worth of records) on every commit.
             for (generation, location) in locations {
@@ -110,7 +112,25 @@ extension SnapshotStore {
             guard let payload = try readRecord(folder, newest.location), !payload.isEmpty else {
                 throw .invalidEntry("its journal record could not be read back")
             }
-            let bytes = JournalPayload.isRaw(payload) ? try state.deflater.gzip(payload) : payload
+            let bytes: [UInt8]
+            if JournalPayload.isRaw(payload), payload.firstRange(of: SnapshotDocument.editsAfterMarker) != nil {
+                // Its edits continue earlier records': a file carries them whole.
+                switch try wholeRecord(folder: folder, generation: newest.generation, at: newest.location, state: &state) {
+                case .intact(let snapshot)?:
+                    let info = snapshot.info
+                    let header = SnapshotHeader(profile: info.profile, generation: info.generation, revision: info.revision,
+                                                time: info.time, reason: info.reason, source: info.source)
+                    bytes = try state.deflater.gzip(SnapshotDocument.encode(header, layout: snapshot.layout,
+                                                                            edits: snapshot.edits ?? []))
+                case .damaged(let notice)?:
+                    state.maintenanceNotices.append(notice)
+                    throw .invalidEntry("its journal record is damaged")
+                case nil:
+                    throw .invalidEntry("its journal record could not be read back")
+                }
+            } else {
+                bytes = JournalPayload.isRaw(payload) ? try state.deflater.gzip(payload) : payload
+            }
             try Disk.replaceDurably(folder: folderPath(folder), name: name, bytes: bytes)
             state.histories[folder]?.add(newest.generation, name: name)
             return true
@@ -146,6 +166,8 @@ extension SnapshotStore {
             return false
         }
         if let old = state.journals[folder] { _ = close(old.descriptor) }
+        // A segment's first record carries its edits whole.
+        state.chains[folder] = nil
         state.journals[folder] = JournalAppender(name: name, descriptor: descriptor, header: header,
                                                  end: JournalFormat.fileHeaderSize, records: 0, newest: nil)
         return true

@@ -28,7 +28,7 @@ private enum Verdict<Value> {
 }
 
 /// A generation loaded from its file or record: intact, or set aside with this notice.
-private enum Loaded {
+enum Loaded {
     case intact(Snapshot)
     case damaged(SnapshotNotice)
 }
@@ -143,13 +143,60 @@ extension SnapshotStore {
             }
         }
         guard let record = state.histories[folder]?.records[generation] else { return nil }
-        guard let bytes = try readRecord(folder, record) else { return nil }
-        let verdict: SnapshotFileVerdict = bytes.isEmpty
-            ? .damaged("its checksum no longer matches")
-            : try Self.verdict(onRecord: bytes, profile: profile, generation: generation)
-        switch verdict {
-        case .intact(let snapshot): return .intact(snapshot)
-        case .damaged(let reason): return .damaged(cutRecord(folder, record, reason: reason, state: &state))
+        return try loadRecord(folder: folder, profile: profile, generation: generation, at: record, state: &state)
+    }
+
+    /// `generation`'s record as a whole snapshot (its edits gathered from
+    /// the records they continue), for a checkpoint. A damaged record is cut
+    /// as on any read (its notice returned); nil when it is gone.
+    func wholeRecord(folder: String, generation: Int, at record: JournalLocation,
+                     state: inout StoreState) throws(SnapshotError) -> Loaded? {
+        guard let profile = ProfileFolderName.decode(folder) else { return nil }
+        return try loadRecord(folder: folder, profile: profile, generation: generation, at: record, state: &state)
+    }
+
+    /// One generation from its journal record. When its edits continue an
+    /// earlier record's (version 3), those records are read back too, each
+    /// checked again, down to the one that carries its edits whole; a damaged
+    /// one is cut with everything after it, the asked generation included.
+    private func loadRecord(folder: String, profile: String, generation: Int, at record: JournalLocation,
+                            state: inout StoreState) throws(SnapshotError) -> Loaded? {
+        var snapshot: Snapshot?
+        var added: [[DeckEdit]] = []
+        var current = (generation: generation, location: record)
+        // Each step goes to a lower generation of the same segment, so the
+        // walk ends; no writer makes a chain longer than EditChain.maximumLength,
+        // and a longer one (a hostile segment) is damage, not minutes of reading.
+        var steps = 0
+        while true {
+            if steps > EditChain.maximumLength {
+                return .damaged(cutRecord(folder, current.location, reason: "its edits continue a chain of more than "
+                    + "\(EditChain.maximumLength) records", state: &state))
+            }
+            guard let bytes = try readRecord(folder, current.location) else { return nil }
+            let verdict: RecordVerdict = bytes.isEmpty
+                ? .damaged("its checksum no longer matches")
+                : try Self.verdict(onRecord: bytes, profile: profile, generation: current.generation)
+            let earlier: Int
+            switch verdict {
+            case .damaged(let reason):
+                return .damaged(cutRecord(folder, current.location, reason: reason, state: &state))
+            case .intact(let found):
+                guard var asked = snapshot else { return .intact(found) }
+                asked.edits = (found.edits ?? []) + added.reversed().joined()
+                return .intact(asked)
+            case let .editsAfter(found, generation: next):
+                if snapshot == nil { snapshot = found }
+                added.append(found.edits ?? [])
+                earlier = next
+            }
+            guard let location = state.histories[folder]?.segmentRecords[earlier],
+                  location.segment == current.location.segment, location.offset < current.location.offset else {
+                return .damaged(cutRecord(folder, current.location, reason: "its edits continue generation \(earlier), "
+                    + "which is not an earlier record of its segment", state: &state))
+            }
+            current = (earlier, location)
+            steps += 1
         }
     }
 
@@ -170,7 +217,7 @@ extension SnapshotStore {
         guard let prefix else {
             // Not in the store's key order (written by hand?): read it whole.
             return switch try Self.verdict(onRecord: bytes, profile: profile, generation: generation) {
-            case .intact(let snapshot): .intact(snapshot.info)
+            case .intact(let snapshot), .editsAfter(let snapshot, _): .intact(snapshot.info)
             case .damaged(let reason): .damaged(reason)
             }
         }

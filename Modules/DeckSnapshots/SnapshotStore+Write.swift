@@ -32,6 +32,8 @@ struct PendingFile {
     var payload: [UInt8]
     /// Whether `payload` is the JSON as it is, which only a record may hold.
     var raw = false
+    /// The segment's chain once this record is appended (a version-3 segment only).
+    var chain: EditChain?
 }
 
 extension SnapshotStore {
@@ -79,7 +81,10 @@ extension SnapshotStore {
         if journal != nil, !files.isEmpty, files.allSatisfy({ state.journals[$0.folder] != nil }) {
             return commitToJournal(files, failure: failure, state: &state)
         }
-        // Files after all (a folder of the batch has no open segment): a file is always gzip.
+        // Files after all (a folder of the batch has no open segment): a file
+        // is always gzip, and its documents were written whole. A segment's
+        // next record starts its edits anew: its predecessor is a file.
+        for file in files { state.chains[file.folder] = nil }
         for index in files.indices where files[index].raw {
             do throws(SnapshotError) {
                 files[index].payload = try state.recordDeflater.gzip(files[index].payload)
@@ -166,6 +171,13 @@ extension SnapshotStore {
     private func prepare(_ entries: [SnapshotEntry], into files: inout [PendingFile],
                          state: inout StoreState) throws(SnapshotError) {
         var next: [String: Int] = [:]
+        // A record may carry only the edits it adds when every entry goes to
+        // an open version-3 segment: a batch that falls back to files writes
+        // each document whole.
+        let chainable = journal != nil && entries.allSatisfy { entry in
+            (try? ProfileFolderName.encode(entry.profile)).flatMap { state.journals[$0] }.map { $0.header.version >= 3 } ?? false
+        }
+        var chains = state.chains
         for entry in entries {
             guard entry.revision >= 0 else { throw .invalidEntry("revision \(entry.revision) is negative") }
             guard entry.revision <= SnapshotDocument.maximumRevision else {
@@ -179,8 +191,21 @@ extension SnapshotStore {
             let header = SnapshotHeader(
                 profile: entry.profile, generation: generation, revision: entry.revision,
                 time: SnapshotTime.truncated(entry.time), reason: entry.reason, source: entry.source)
+            var form = SnapshotDocument.EditsForm.whole
+            var chain: EditChain?
+            if chainable {
+                if let last = chains[folder], last.generation == generation - 1, last.length < EditChain.maximumLength,
+                   entry.edits.count >= last.edits.count, entry.edits.starts(with: last.edits) {
+                    form = .after(generation: last.generation, count: last.edits.count)
+                    chain = EditChain(generation: generation, edits: entry.edits, length: last.length + 1)
+                } else {
+                    chain = EditChain(generation: generation, edits: entry.edits, length: 0)
+                }
+                chains[folder] = chain
+            }
             let document = try SnapshotDocument.encode(header, layout: entry.layout, edits: entry.edits,
-                                                       reusing: entry.encodedLayout, cache: &state.editJSON[folder, default: EditJSONCache()])
+                                                       reusing: entry.encodedLayout, cache: &state.editJSON[folder, default: EditJSONCache()],
+                                                       form: form)
             // A folder with an open segment gets it as a record in that
             // segment's format (should the batch fall back to files, commit
             // gzips a raw one at the faster level); else a file at level 6.
@@ -192,7 +217,8 @@ extension SnapshotStore {
             }
             let name = Self.fileName(generation: generation)
             files.append(PendingFile(folder: folder, header: header, finalName: name,
-                                     finalPath: filePath(folder, name: name), payload: payload.bytes, raw: payload.raw))
+                                     finalPath: filePath(folder, name: name), payload: payload.bytes, raw: payload.raw,
+                                     chain: chain))
         }
     }
 
@@ -243,6 +269,7 @@ extension SnapshotStore {
         state.histories[folder] = history
         for segment in retiredSegments(folder, touched: touched, state: state) {
             doomed.append((filePath(folder, name: segment), "\(folder)/\(segment)", 0))
+            state.histories[folder]?.forgetSegment(segment)
         }
         retention.delete(doomed)
     }

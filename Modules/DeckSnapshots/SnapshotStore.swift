@@ -1,3 +1,4 @@
+import DeckModel
 import Glibc
 import Synchronization
 
@@ -186,8 +187,27 @@ struct StoreState: Sendable {
     var needsSegment: Set<String> = []
     /// Checkpoint or segment failures, for the next commit's notices.
     var maintenanceNotices: [SnapshotNotice] = []
-    /// Per profile folder, the JSON of the edits its last written document carried.
+    /// Per profile folder, the JSON of the edits its last whole document carried.
     var editJSON: [String: EditJSONCache] = [:]
+    /// Per profile folder with an open version-3 segment, the last record
+    /// appended to it in this run: the next generation whose edits begin
+    /// with that record's is written with only the edits it adds.
+    var chains: [String: EditChain] = [:]
+}
+
+/// The last record of a segment whose successor may carry only the edits it
+/// adds (docs/snapshots.md, "Records that add edits").
+struct EditChain: Sendable {
+    /// How many records in a row may continue another's edits: reading one
+    /// back reads at most this many more (a folded list, a reload or a
+    /// restore starts anew sooner: their edits do not extend the last ones).
+    static let maximumLength = 64
+
+    var generation: Int
+    /// Every edit its generation carries, whole.
+    var edits: [DeckEdit]
+    /// How many records before it continue in a row (0: it carries its edits whole).
+    var length: Int
 }
 
 /// The generation numbers present in one profile folder.
@@ -197,6 +217,11 @@ struct ProfileHistory: Sendable {
     /// Generations held as journal records (a generation that also has a
     /// file is read from the file: a checkpoint's file is authoritative).
     private(set) var records: [Int: JournalLocation] = [:]
+    /// Every record of the segments still on disk, generations retention
+    /// forgot included: a version-3 record's edits may continue one of those
+    /// (docs/snapshots.md, "Records that add edits"), so its place is kept
+    /// until its segment is deleted or cut.
+    private(set) var segmentRecords: [Int: JournalLocation] = [:]
     /// The highest number any file name has carried, `.corrupt` ones included,
     /// so a number is never handed out twice.
     var highest = 0
@@ -218,6 +243,7 @@ struct ProfileHistory: Sendable {
 
     mutating func add(_ generation: Int, record: JournalLocation) {
         records[generation] = record
+        segmentRecords[generation] = record
         insert(generation)
     }
 
@@ -226,10 +252,17 @@ struct ProfileHistory: Sendable {
     mutating func addRecords(_ found: [JournalFormat.Record], segment: String) {
         // Reserved up front: growing the table step by step rehashed it ~17 times for 100,000 records.
         records.reserveCapacity(records.count + found.count)
+        segmentRecords.reserveCapacity(segmentRecords.count + found.count)
         generations.reserveCapacity(generations.count + found.count)
-        for record in found where names[record.generation] == nil {
-            add(record.generation, record: JournalLocation(segment: segment, offset: record.offset, length: record.length))
+        for record in found {
+            let location = JournalLocation(segment: segment, offset: record.offset, length: record.length)
+            if names[record.generation] == nil { add(record.generation, record: location) } else { segmentRecords[record.generation] = location }
         }
+    }
+
+    /// A segment retention deletes: its records can no longer be read.
+    mutating func forgetSegment(_ segment: String) {
+        segmentRecords = segmentRecords.filter { $0.value.segment != segment }
     }
 
     mutating func remove(_ generation: Int) {
@@ -251,6 +284,7 @@ struct ProfileHistory: Sendable {
 
     /// Forgets every record of `segment` from byte `offset` on (a cut tail).
     mutating func removeRecords(of segment: String, from offset: Int) {
+        segmentRecords = segmentRecords.filter { $0.value.segment != segment || $0.value.offset < offset }
         let cut = records.filter { $0.value.segment == segment && $0.value.offset >= offset }.keys
         for generation in cut {
             records[generation] = nil

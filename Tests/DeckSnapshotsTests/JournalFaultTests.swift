@@ -33,8 +33,10 @@ private func reset(_ sandbox: Sandbox, _ segment: String, _ bytes: ArraySlice<UI
 }
 
 /// Every fault test runs against segments of each format this store reads:
-/// version 2 (what it writes) and version 1 (what the deckd before it wrote).
-private let formats: [UInt32] = [2, 1]
+/// version 3 (what it writes: each record after the first continues the one
+/// before, as the sample entries' edits extend each other), version 2 and
+/// version 1 (what earlier deckds wrote).
+private let formats: [UInt32] = [3, 2, 1]
 
 @Suite("The journal's faults: torn tails, flipped bits, a newer format, a full disk, kill -9")
 struct JournalFaultTests {
@@ -101,7 +103,7 @@ struct JournalFaultTests {
         let sandbox = try Sandbox("journal-future")
         let (segment, bytes, _) = try journalFixture(sandbox, count: 3, version: version)
         var future = bytes
-        future[11] = 3  // version 3
+        future[11] = UInt8(JournalFormat.version + 1)  // the next version
         let crc = future[0..<28].withUnsafeBytes { ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[...])) }
         for index in 0..<4 { future[28 + index] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(index))) }
         try reset(sandbox, segment, future[...])
@@ -109,7 +111,8 @@ struct JournalFaultTests {
         #expect {
             _ = try store.newest(profile: "default")
         } throws: { error in
-            "\(error)".contains("in format 3, newer than the format 2 this deckd reads") && "\(error)".contains(segment)
+            "\(error)".contains("in format \(JournalFormat.version + 1), newer than the format \(JournalFormat.version) this deckd reads")
+                && "\(error)".contains(segment)
         }
         let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
         #expect(after == future)

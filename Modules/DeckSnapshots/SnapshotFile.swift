@@ -24,16 +24,23 @@ extension SnapshotStore {
     /// - Throws: only what is the machine's fault (zlib out of memory).
     package static func verdict(onFile bytes: [UInt8], profile: String,
                                 generation: Int) throws(SnapshotError) -> SnapshotFileVerdict {
-        let json: [UInt8]
+        switch try inflate(bytes) {
+        case .success(let json): return verdict(onDocument: json, bytes: bytes.count, profile: profile, generation: generation)
+        case .failure(let damage): return .damaged(damage.reason)
+        }
+    }
+
+    /// A gzip member's inflated bytes (gzip's CRC-32 and length checked), or
+    /// why it is damaged; throws only what is the machine's fault.
+    private static func inflate(_ bytes: [UInt8]) throws(SnapshotError) -> Result<[UInt8], DocumentProblem> {
         do throws(GunzipProblem) {
-            json = try ZlibCodec.gunzip(bytes, limit: documentLimit)
+            return .success(try ZlibCodec.gunzip(bytes, limit: documentLimit))
         } catch {
             switch error {
-            case .damaged(let reason): return .damaged(reason)
+            case .damaged(let reason): return .failure(DocumentProblem(reason: reason))
             case .resource(let reason): throw .compression(reason)
             }
         }
-        return verdict(onDocument: json, bytes: bytes.count, profile: profile, generation: generation)
     }
 
     /// The same for a journal record's payload: the JSON document as it is
@@ -46,13 +53,9 @@ extension SnapshotStore {
             guard payload.count <= documentLimit else { return .damaged("its document is larger than \(documentLimit >> 20) MiB") }
             json = payload
         } else {
-            do throws(GunzipProblem) {
-                json = try ZlibCodec.gunzip(payload, limit: documentLimit)
-            } catch {
-                switch error {
-                case .damaged(let reason): return .damaged(reason)
-                case .resource(let reason): throw .compression(reason)
-                }
+            switch try inflate(payload) {
+            case .success(let inflated): json = inflated
+            case .failure(let damage): return .damaged(damage.reason)
             }
         }
         do throws(DocumentProblem) {

@@ -194,8 +194,9 @@ extension SnapshotStore {
             var form = SnapshotDocument.EditsForm.whole
             var chain: EditChain?
             if chainable {
+                // Only a record that adds edits continues: `"edits":[]` is shorter than any continuation.
                 if let last = chains[folder], last.generation == generation - 1, last.length < EditChain.maximumLength,
-                   entry.edits.count >= last.edits.count, entry.edits.starts(with: last.edits) {
+                   entry.edits.count > last.edits.count, entry.edits.starts(with: last.edits) {
                     form = .after(generation: last.generation, count: last.edits.count)
                     chain = EditChain(generation: generation, edits: entry.edits, length: last.length + 1)
                 } else {

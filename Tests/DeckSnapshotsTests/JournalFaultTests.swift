@@ -11,11 +11,19 @@ private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = fa
     -> (segment: String, bytes: [UInt8], starts: [Int]) {
     do {
         let store = try journaled(sandbox, settings: journalSettings(version: version))
-        for revision in 2..<count { try store.write(sampleEntry(revision)) }
-        var last = sampleEntry(count)
+        // Each generation adds one client edit, as deckd's do: in version 3 every record after the first continues the one before.
+        var edits: [DeckEdit] = []
+        func entry(_ revision: Int, layout: DeckLayout? = nil) -> SnapshotEntry {
+            var entry = sampleEntry(revision)
+            let before = sampleLayout(revision - 1)
+            entry.layout = layout ?? entry.layout
+            edits.append(DeckEdit(kind: .set, slots: [DeckSlot(page: 0, index: 0)], from: before, to: entry.layout))
+            entry.edits = edits
+            return entry
+        }
+        for revision in 2..<count { try store.write(entry(revision)) }
         // A one-button layout keeps the torn test's every-offset loop short.
-        if smallLast { last.layout = .empty() }
-        try store.write(last)
+        try store.write(entry(count, layout: smallLast ? .empty() : nil))
     }
     let segment = sandbox.folder() + "/0000000001.journal"
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
@@ -23,6 +31,8 @@ private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = fa
     #expect(header.version == version)
     let scan = JournalFormat.scan(bytes, header: header, limit: 1 << 30)
     #expect(scan.problem == nil && scan.records.map(\.generation) == Array(2...count))
+    let continuing = scan.records.map { bytes[$0.offset..<$0.offset + $0.length].firstRange(of: Array(#","editsAfter":"#.utf8)) != nil }
+    #expect(continuing == scan.records.indices.map { version >= 3 && $0 > 0 }, "version \(version): \(continuing)")
     return (segment, bytes, scan.records.map { $0.offset - JournalFormat.recordHeaderSize })
 }
 

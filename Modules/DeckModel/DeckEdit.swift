@@ -137,9 +137,15 @@ public struct DeckEdit: Hashable, Sendable {
     /// The layout as it was before the edit, given the layout right after it.
     public func undo(on layout: DeckLayout) -> DeckLayout {
         var result = layout
-        for change in changes.reversed() { result.write(change.before, at: change.slot) }
-        result.normalize()
+        undo(in: &result)
         return result
+    }
+
+    /// The same in place: undoing many edits in a row copies each page once,
+    /// not once per edit (a fold of 64 edits was ~1.4 M instructions).
+    public func undo(in layout: inout DeckLayout) {
+        for change in changes.reversed() { layout.write(change.before, at: change.slot) }
+        layout.normalize()
     }
 }
 

@@ -45,7 +45,9 @@ public struct EditRebase: Hashable, Sendable {
 
     /// The layout `edits` were made on, given the layout after the last of them.
     public static func base(of layout: DeckLayout, undoing edits: [DeckEdit]) -> DeckLayout {
-        edits.reversed().reduce(layout) { $1.undo(on: $0) }
+        var base = layout
+        for edit in edits.reversed() { edit.undo(in: &base) }
+        return base
     }
 
     /// Edits that turn `file` into `target` (PROFILE.md §5: a restore or a

@@ -15,6 +15,17 @@ protocol JournalBytes {
 }
 
 extension JournalBytes {
+    /// The offset of the first byte in `range` that is not zero; nil when all are.
+    mutating func firstNonZero(_ range: Range<Int>) throws(Failure) -> Int? {
+        var at = range.lowerBound
+        while at < range.upperBound {
+            let step = min(range.upperBound - at, JournalFileBytes.window)
+            if let found = try with(at, step, { raw in raw.firstIndex { $0 != 0 } }) { return at + found }
+            at += step
+        }
+        return nil
+    }
+
     /// The record checksum of a segment of format `version` over `range`, continuing `seed`, a window at a time.
     mutating func checksum(_ range: Range<Int>, seed: UInt32, version: UInt32) throws(Failure) -> UInt32 {
         var crc = seed
@@ -92,6 +103,16 @@ extension JournalFormat {
         let size = bytes.count
         while offset < size {
             let left = size - offset
+            // Version 3: a segment is made longer than its records, with zeros
+            // ahead of them (an append then overwrites blocks that exist), so a
+            // zero record header is the end, after which only zeros may follow.
+            if header.version >= 3, try bytes.firstNonZero(offset..<min(size, offset + recordHeaderSize)) == nil {
+                if let stray = try bytes.firstNonZero(offset..<size) {
+                    return Scan(records: records, end: offset,
+                                problem: "bytes other than zero after its last record (the first at byte offset \(stray))")
+                }
+                return Scan(records: records, end: offset, problem: nil)
+            }
             guard left >= recordHeaderSize else {
                 return Scan(records: records, end: offset, problem: "an incomplete record header (\(left) bytes)")
             }

@@ -94,7 +94,8 @@ enum JournalFormat {
     /// What a scan of a whole segment found.
     struct Scan: Equatable {
         var records: [Record]
-        /// Where the good records end: the file's length when nothing is wrong.
+        /// Where the good records end: the file's length when nothing is
+        /// wrong, or (version 3) where the zeros after them begin.
         var end: Int
         /// Why the bytes from `end` on were refused; nil when there are none.
         var problem: String?

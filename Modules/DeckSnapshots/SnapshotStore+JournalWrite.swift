@@ -31,6 +31,8 @@ extension SnapshotStore {
             } catch {
                 state.chains[folder] = nil
                 // Nothing of this run may stay: a later append must not follow a torn record.
+                appender.zeroedTo = appender.end
+                state.journals[folder] = appender
                 if ftruncate(appender.descriptor, off_t(appender.end)) != 0 || fdatasync(appender.descriptor) != 0 {
                     _ = close(appender.descriptor)
                     state.journals[folder] = nil
@@ -40,6 +42,7 @@ extension SnapshotStore {
                 break
             }
             appender.end += bytes.count
+            appender.zeroedTo = max(appender.zeroedTo, appender.end)
             appender.records += locations.count
             appender.newest = locations.last
             state.journals[folder] = appender
@@ -88,6 +91,7 @@ extension SnapshotStore {
                 guard let newest = appender.newest, checkpoint(folder, newest, state: &state) else { continue }
                 _ = startSegment(folder, base: newest.generation, state: &state)
             }
+            for folder in state.journals.keys.sorted() { preallocate(folder, settings: settings, state: &state) }
         }
     }
 
@@ -165,12 +169,47 @@ extension SnapshotStore {
                 message: "could not start the journal segment \(folder)/\(name): \(error); generations are written as files meanwhile"))
             return false
         }
-        if let old = state.journals[folder] { _ = close(old.descriptor) }
+        if let old = state.journals[folder] {
+            // Nothing is appended to it again: its zeros go (unflushed; a crash
+            // that keeps them leaves a tail every scan accepts).
+            if old.zeroedTo > old.end { _ = ftruncate(old.descriptor, off_t(old.end)) }
+            _ = close(old.descriptor)
+        }
         // A segment's first record carries its edits whole.
         state.chains[folder] = nil
         state.journals[folder] = JournalAppender(name: name, descriptor: descriptor, header: header,
-                                                 end: JournalFormat.fileHeaderSize, records: 0, newest: nil)
+                                                 end: JournalFormat.fileHeaderSize, zeroedTo: JournalFormat.fileHeaderSize,
+                                                 records: 0, newest: nil)
+        if let journal { preallocate(folder, settings: journal, state: &state) }
         return true
+    }
+
+    /// Grows a version-3 segment's zeros ahead of its records by
+    /// ``JournalSettings/preallocation`` once less than half of that is left
+    /// (docs/snapshots.md, "Zeros ahead of the records"). The zeros are
+    /// flushed now, after an `ok`, so that the next appends find blocks that
+    /// exist. When they cannot be written, the file is cut back to where they
+    /// began and appends extend it, as in version 2.
+    private func preallocate(_ folder: String, settings: JournalSettings, state: inout StoreState) {
+        guard settings.preallocation > 0, var appender = state.journals[folder], appender.header.version >= 3,
+              appender.zeroedTo - appender.end < settings.preallocation / 2 else { return }
+        let from = appender.zeroedTo
+        let to = from + settings.preallocation
+        let zeros = [UInt8](repeating: 0, count: min(settings.preallocation, 256 << 10))
+        var at = from
+        var written = true
+        while at < to, written {
+            let count = min(zeros.count, to - at)
+            let result = zeros.withUnsafeBytes { pwrite(appender.descriptor, $0.baseAddress!, count, off_t(at)) }
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { written = false } else { at += result }
+        }
+        if written && fdatasync(appender.descriptor) == 0 {
+            appender.zeroedTo = to
+        } else {
+            _ = ftruncate(appender.descriptor, off_t(from))
+        }
+        state.journals[folder] = appender
     }
 
     /// Segments none of whose records are kept any more, except the open one: retention deletes them.

@@ -5,12 +5,15 @@ import Foundation
 import Glibc
 import Testing
 
-/// A journal of generations 2…`count` after the file of generation 1, and
-/// where each record starts in its segment.
+/// A journal of generations 2…`count` after the file of generation 1, where
+/// each record starts in its segment, and where the records end (in version
+/// 3, 4 KiB of zeros follow them, as deckd's megabyte does).
 private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = false, version: UInt32) throws
-    -> (segment: String, bytes: [UInt8], starts: [Int]) {
+    -> (segment: String, bytes: [UInt8], starts: [Int], end: Int) {
     do {
-        let store = try journaled(sandbox, settings: journalSettings(version: version))
+        var settings = journalSettings(version: version)
+        settings.preallocation = 4096
+        let store = try journaled(sandbox, settings: settings)
         // Each generation adds one client edit, as deckd's do: in version 3 every record after the first continues the one before.
         var edits: [DeckEdit] = []
         func entry(_ revision: Int, layout: DeckLayout? = nil) -> SnapshotEntry {
@@ -21,9 +24,14 @@ private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = fa
             entry.edits = edits
             return entry
         }
-        for revision in 2..<count { try store.write(entry(revision)) }
+        // maintain() after each, as deckd's disk thread does: a version-3 segment keeps zeros after its records.
+        for revision in 2..<count {
+            try store.write(entry(revision))
+            store.maintain()
+        }
         // A one-button layout keeps the torn test's every-offset loop short.
         try store.write(entry(count, layout: smallLast ? .empty() : nil))
+        store.maintain()
     }
     let segment = sandbox.folder() + "/0000000001.journal"
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
@@ -33,7 +41,8 @@ private func journalFixture(_ sandbox: Sandbox, count: Int, smallLast: Bool = fa
     #expect(scan.problem == nil && scan.records.map(\.generation) == Array(2...count))
     let continuing = scan.records.map { bytes[$0.offset..<$0.offset + $0.length].firstRange(of: Array(#","editsAfter":"#.utf8)) != nil }
     #expect(continuing == scan.records.indices.map { version >= 3 && $0 > 0 }, "version \(version): \(continuing)")
-    return (segment, bytes, scan.records.map { $0.offset - JournalFormat.recordHeaderSize })
+    #expect((scan.end < bytes.count) == (version >= 3) && bytes[scan.end...].allSatisfy { $0 == 0 }, "version \(version)")
+    return (segment, bytes, scan.records.map { $0.offset - JournalFormat.recordHeaderSize }, scan.end)
 }
 
 /// Puts `bytes` back as the segment and removes what earlier rounds set aside.
@@ -53,15 +62,18 @@ struct JournalFaultTests {
     @Test(arguments: formats)
     func aTornLastRecordIsCutAtEveryByteOffsetAndEveryEarlierRecordIsKept(version: UInt32) throws {
         let sandbox = try Sandbox("journal-torn")
-        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, smallLast: true, version: version)
+        let (segment, bytes, starts, end) = try journalFixture(sandbox, count: 6, smallLast: true, version: version)
         let last = try #require(starts.last)
-        for cut in last..<bytes.count {
+        for cut in last..<end {
             try reset(sandbox, segment, bytes[..<cut])
             let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
             let reading = try store.newest(profile: "default")
             #expect(reading.snapshot?.info.generation == 5, "cut at \(cut)")
             #expect(reading.snapshot?.layout == sampleLayout(5), "cut at \(cut)")
-            if cut > last {
+            if version >= 3 && bytes[last..<cut].allSatisfy({ $0 == 0 }) {
+                // The first bytes of a record header (its length's high bytes) can be zero: as the zeros after the records, a clean end.
+                #expect(reading.notices.isEmpty, "cut at \(cut): \(reading.notices)")
+            } else if cut > last {
                 #expect(reading.notices.count == 1 && reading.notices[0].message.contains("byte offset \(last)"),
                         "cut at \(cut): \(reading.notices)")
             } else {
@@ -72,14 +84,20 @@ struct JournalFaultTests {
             #expect(try store.write(sampleEntry(6)).written.map(\.generation) == [6], "cut at \(cut)")
             #expect(try store.read(profile: "default", generation: 6).layout == sampleLayout(6))
         }
+        // Version 3: a cut anywhere in the zeros after the records is a clean end.
+        for cut in stride(from: end, through: bytes.count, by: 509) where end < bytes.count {
+            try reset(sandbox, segment, bytes[..<cut])
+            let reading = try sandbox.open(keep: 1_000_000, journal: JournalSettings()).newest(profile: "default")
+            #expect(reading.snapshot?.info.generation == 6 && reading.notices.isEmpty, "cut at \(cut)")
+        }
     }
 
     @Test(arguments: formats)
     func aFlippedBitAnywhereRefusesItsRecordAndEverythingAfterNamingTheOffset(version: UInt32) throws {
         let sandbox = try Sandbox("journal-bit")
-        let (segment, bytes, starts) = try journalFixture(sandbox, count: 6, version: version)
+        let (segment, bytes, starts, end) = try journalFixture(sandbox, count: 6, version: version)
         var random = SeededGenerator(seed: 0xB17F_11B5)
-        // Every byte of the header and of each record's header, and a sample of payload bytes.
+        // Every byte of the header and of each record's header, a sample of payload bytes, and (version 3) of the zeros after.
         var positions = Array(0..<JournalFormat.fileHeaderSize)
         for start in starts { positions += start..<(start + JournalFormat.recordHeaderSize) }
         positions += stride(from: JournalFormat.fileHeaderSize, to: bytes.count, by: 29)
@@ -97,6 +115,16 @@ struct JournalFaultTests {
                 #expect(sandbox.files().contains("0000000001.journal.corrupt"))
                 continue
             }
+            if position >= end {
+                // In the zeros after the records: every record stays; the stray byte and what follows are refused from the records' end.
+                #expect(reading.snapshot?.info.generation == 6 && listed == Array((1...6).reversed()), "byte \(position)")
+                // (Within the first 24 zeros the bytes read as a record header that is not this file's.)
+                #expect(reading.notices.count == 1 && reading.notices[0].message.contains("byte offset \(end)")
+                        && (position < end + JournalFormat.recordHeaderSize
+                            || reading.notices[0].message.contains("the first at byte offset \(position)")), "byte \(position): \(reading.notices)")
+                #expect(sandbox.files().contains("0000000001.journal-\(end).corrupt"), "byte \(position)")
+                continue
+            }
             let record = try #require(starts.lastIndex { $0 <= position })
             let kept = record + 1  // generations 2…record+1 come before the damaged one
             #expect(reading.snapshot?.info.generation == kept, "byte \(position)")
@@ -111,7 +139,7 @@ struct JournalFaultTests {
     @Test(arguments: formats)
     func aJournalFromANewerFormatIsRefusedClearlyAndLeftAsItIs(version: UInt32) throws {
         let sandbox = try Sandbox("journal-future")
-        let (segment, bytes, _) = try journalFixture(sandbox, count: 3, version: version)
+        let (segment, bytes, _, _) = try journalFixture(sandbox, count: 3, version: version)
         var future = bytes
         future[11] = UInt8(JournalFormat.version + 1)  // the next version
         let crc = future[0..<28].withUnsafeBytes { ZlibCodec.crc32(UnsafeRawBufferPointer(rebasing: $0[...])) }
@@ -132,7 +160,7 @@ struct JournalFaultTests {
     @Test(arguments: formats)
     func aFullDiskMidAppendRefusesTheWriteAndLosesNothingAcknowledged(version: UInt32) throws {
         let sandbox = try Sandbox("journal-full")
-        let (segment, bytes, _) = try journalFixture(sandbox, count: 3, version: version)
+        let (segment, bytes, _, end) = try journalFixture(sandbox, count: 3, version: version)
         let helper = try BuiltProducts.path("deck-snapshot-torture")
         // Room for part of the next record only: the append stops mid-record with EFBIG.
         let result = try run(helper, ["fill-journal", sandbox.state, "default", String(bytes.count + 100)])
@@ -140,9 +168,9 @@ struct JournalFaultTests {
         let said = String(decoding: result.output, as: UTF8.self)
         #expect(said.hasPrefix("could not write \(segment)"), "\(said)")
         #expect(said.hasSuffix("File too large (EFBIG)\n"), "\(said)")
-        // The partial record was cut again: the segment is exactly as before.
+        // The partial record was cut again: the segment is its records as before (in version 3 without the zeros the record overwrote).
         let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
-        #expect(after == bytes)
+        #expect(after[...] == bytes[..<end])
         let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
         let reading = try store.newest(profile: "default")
         #expect(reading.snapshot?.info.generation == 3 && reading.notices.isEmpty)

@@ -39,7 +39,7 @@ extension Bench {
                       value: .init(samples[0].scaled(by: 1e-3)), baselineLabel: "reading the segment's bytes (floor)",
                       baseline: .init(samples[1].scaled(by: 1e-3)), target: "≤ 200 ms",
                       verdict: samples[0].median <= 200_000 ? .met : .missed,
-                      note: "open the store, scan and check every record (CRC-32C in format 2), read the newest; "
+                      note: "open the store, scan and check every record (CRC-32C, format 3), read the newest; "
                         + "\(size / 1_000_000) MB segment of the desk layout, page cache warm"))
     }
 }

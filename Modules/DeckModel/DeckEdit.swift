@@ -144,8 +144,14 @@ public struct DeckEdit: Hashable, Sendable {
     /// The same in place: undoing many edits in a row copies each page once,
     /// not once per edit (a fold of 64 edits was ~1.4 M instructions).
     public func undo(in layout: inout DeckLayout) {
-        for change in changes.reversed() { layout.write(change.before, at: change.slot) }
+        undoSlots(in: &layout)
         layout.normalize()
+    }
+
+    /// Writes back what its slots held, without normalizing: a run of undos
+    /// normalizes once at its end (the slots come out the same).
+    func undoSlots(in layout: inout DeckLayout) {
+        for change in changes.reversed() { layout.write(change.before, at: change.slot) }
     }
 }
 

@@ -46,7 +46,8 @@ public struct EditRebase: Hashable, Sendable {
     /// The layout `edits` were made on, given the layout after the last of them.
     public static func base(of layout: DeckLayout, undoing edits: [DeckEdit]) -> DeckLayout {
         var base = layout
-        for edit in edits.reversed() { edit.undo(in: &base) }
+        for edit in edits.reversed() { edit.undoSlots(in: &base) }
+        base.normalize()
         return base
     }
 

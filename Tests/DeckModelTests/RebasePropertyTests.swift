@@ -153,6 +153,22 @@ struct RebasePropertyTests {
         #expect(Self.slots(EditRebase.base(of: target, undoing: changes)) == Self.slots(file), "seed \(seed)")
     }
 
+    /// The base of a run of edits, undone in place and normalized once, is
+    /// the layout undoing them one at a time (each normalized) gives, and the
+    /// layout they were made on.
+    @Test(arguments: 0..<200 as Range<UInt64>)
+    func theBaseIsTheLayoutTheEditsWereMadeOn(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed &+ 0xBA5E)
+        let file = RandomLayouts.layout(maxPages: 3, slots: [12, 5, 1].randomElement(using: &rng)!, using: &rng)
+        var live = file
+        var tag = 20_000
+        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 0...70, using: &rng), tag: &tag, using: &rng)
+        let base = EditRebase.base(of: live, undoing: edits)
+        #expect(base == edits.reversed().reduce(live) { $1.undo(on: $0) }, "seed \(seed)")
+        #expect(Self.slots(base) == Self.slots(file.normalized()), "seed \(seed)")
+        #expect(base.isNormal)
+    }
+
     /// However many edits a person makes between hand saves, the record
     /// stays bounded and still makes the same layout from the file.
     @Test func recordsAreFolded() {

@@ -28,7 +28,7 @@ extension HostState {
     mutating func followsFollow(_ layout: DeckLayout, restart: Bool) -> [HostAction] {
         guard followsRunning else { return [] }
         // No page read again: the same commands at the same places, which `apply` would leave running.
-        guard !followPages.update(layout, read: FollowSpec.all(on:number:)).isEmpty || restart else { return [] }
+        guard followPages.update(layout, read: FollowSpec.all(on:number:)).pagesChanged || restart else { return [] }
         return followActions(follows.apply(followPages.all, restart: restart, now: followClock))
     }
 

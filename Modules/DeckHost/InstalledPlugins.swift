@@ -54,9 +54,12 @@ struct InstalledPlugins {
         guard started else { return [] }
         var changed: [(plugin: String, buttons: [PluginButton])] = []
         // Only a plugin with a button on a changed page can have other buttons now.
-        let update = pages.update(layout, read: Self.pluginButtons)
-        for plugin in Set((update.gone + update.read).map(\.plugin)).sorted() {
-            let now = pages.all.filter { $0.plugin == plugin }.map(\.button)
+        let update = pages.update(layout) { page, number in page.pluginButtons(page: number) }
+        let affected = Set((update.gone + update.read).map(\.plugin))
+        guard !affected.isEmpty else { return [] }
+        let all = pages.all
+        for plugin in affected.sorted() {
+            let now = all.filter { $0.plugin == plugin }.map(\.button)
             guard now != (told[plugin] ?? []) else { continue }
             told[plugin] = now.isEmpty ? nil : now
             changed.append((plugin, now))
@@ -76,13 +79,5 @@ struct InstalledPlugins {
     /// The slots of `layout` whose button is a hold-capable plugin command.
     func holdSlots(in layout: DeckLayout) -> [DeckSlot] {
         catalog.holdSlots(in: layout)
-    }
-
-    /// The plugin buttons of one page, in slot order.
-    private static func pluginButtons(of page: DeckPage, number: Int) -> [(plugin: String, button: PluginButton)] {
-        page.buttons.enumerated().compactMap { index, button in
-            guard let button, case let .plugin(id, command, settings) = button.action else { return nil }
-            return (id, PluginButton(page: number, index: index, name: button.name, command: command, settings: settings ?? [:]))
-        }
     }
 }

@@ -15,9 +15,8 @@ struct PageReadings<Entry> {
     struct Update {
         var gone: [Entry] = []
         var read: [Entry] = []
-        /// No page was read again or went away.
-        var isEmpty: Bool { !changed }
-        fileprivate var changed = false
+        /// Whether a page was read again or went away (its entries may be none).
+        fileprivate(set) var pagesChanged = false
     }
 
     /// Reads the pages of `layout` that changed with `read(page, number)`.
@@ -25,7 +24,7 @@ struct PageReadings<Entry> {
         var update = Update()
         for (number, page) in layout.pages.enumerated() {
             if number < pages.count, pages[number].isSameStorage(as: page) { continue }
-            update.changed = true
+            update.pagesChanged = true
             let now = read(page, number)
             update.read += now
             if number < pages.count {
@@ -38,7 +37,7 @@ struct PageReadings<Entry> {
             }
         }
         if pages.count > layout.pages.count {
-            update.changed = true
+            update.pagesChanged = true
             for old in entries[layout.pages.count...] { update.gone += old }
             pages.removeLast(pages.count - layout.pages.count)
             entries.removeLast(entries.count - layout.pages.count)

@@ -6,12 +6,21 @@ extension DeckLayout {
     /// each plugin is sent as `buttons` (PLUGINS.md §4) while the layout is live.
     public var pluginButtons: [String: [PluginButton]] {
         var buttons: [String: [PluginButton]] = [:]
-        for placed in placedButtons {
-            guard case let .plugin(id, command, settings) = placed.button.action else { continue }
-            buttons[id, default: []].append(PluginButton(page: placed.page, index: placed.index, name: placed.button.name,
-                                                         command: command, settings: settings ?? [:]))
+        for (number, page) in pages.enumerated() {
+            for (plugin, button) in page.pluginButtons(page: number) { buttons[plugin, default: []].append(button) }
         }
         return buttons
+    }
+}
+
+extension DeckPage {
+    /// The plugin buttons of this page (page `number` of its layout), in slot
+    /// order, each with its plugin's id.
+    public func pluginButtons(page number: Int) -> [(plugin: String, button: PluginButton)] {
+        buttons.enumerated().compactMap { index, button in
+            guard let button, case let .plugin(id, command, settings) = button.action else { return nil }
+            return (id, PluginButton(page: number, index: index, name: button.name, command: command, settings: settings ?? [:]))
+        }
     }
 }
 

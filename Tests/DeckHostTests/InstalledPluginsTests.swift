@@ -105,7 +105,7 @@ struct PageReadingsTests {
             let changed = zip(layout.pages, before.pages).filter { !$0.isSameStorage(as: $1) }.count
                 + max(0, layout.pages.count - before.pages.count)
             #expect(reads == changed)
-            #expect(update.isEmpty == (layout == before && layout.pages.count == before.pages.count && changed == 0))
+            #expect(!update.pagesChanged == (layout == before && layout.pages.count == before.pages.count && changed == 0))
         }
     }
 }

@@ -81,10 +81,7 @@ extension JSONWriter {
     package mutating func write(_ layout: DeckLayout) {
         beginObject()
         field("slotsPerPage", layout.slotsPerPage)
-        key("pages")
-        beginArray()
-        for page in layout.pages { write(page) }
-        endArray()
+        field("pages", layout.pages) { writer, page in writer.write(page) }
         endObject()
     }
 
@@ -92,10 +89,7 @@ extension JSONWriter {
     package mutating func write(_ page: DeckPage) {
         beginObject()
         field("title", page.title)
-        key("buttons")
-        beginArray()
-        for slot in page.buttons { write(slot) }
-        endArray()
+        field("buttons", page.buttons) { writer, slot in writer.write(slot) }
         endObject()
     }
 

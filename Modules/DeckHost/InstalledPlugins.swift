@@ -55,8 +55,15 @@ struct InstalledPlugins {
         var changed: [(plugin: String, buttons: [PluginButton])] = []
         // Only a plugin with a button on a changed page can have other buttons now.
         let update = pages.update(layout) { page, number in page.pluginButtons(page: number) }
-        let affected = Set((update.gone + update.read).map(\.plugin))
-        guard !affected.isEmpty else { return [] }
+        // A plugin whose buttons on the changed pages read the same as before
+        // (each names its page and slot) has the same buttons as it was told:
+        // most edits move buttons no plugin owns.
+        guard !update.gone.elementsEqual(update.read, by: { $0.plugin == $1.plugin && $0.button == $1.button }) else { return [] }
+        var before: [String: [PluginButton]] = [:]
+        var after: [String: [PluginButton]] = [:]
+        for entry in update.gone { before[entry.plugin, default: []].append(entry.button) }
+        for entry in update.read { after[entry.plugin, default: []].append(entry.button) }
+        let affected = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
         let all = pages.all
         for plugin in affected.sorted() {
             let now = all.filter { $0.plugin == plugin }.map(\.button)
@@ -71,7 +78,8 @@ struct InstalledPlugins {
     /// were not warned about yet, with why, in id order (each once, until
     /// it is there again).
     mutating func newlyMissing() -> [(plugin: String, reason: String)] {
-        let now = Set(told.keys.filter { catalog.manifest(id: $0) == nil })
+        // `contains`, not `manifest(id:)`: that copies a manifest per plugin on every commit.
+        let now = Set(told.keys.filter { id in !catalog.manifests.contains { $0.id == id } })
         defer { missing = now }
         return now.subtracting(missing).sorted().map { ($0, catalog.unavailableReason($0, folders: folders)) }
     }

@@ -207,7 +207,7 @@ extension ManifestReader {
             let file = document.text(node)
             let path = file.hasPrefix("/") ? file : join(folder, file)
             do {
-                spelled += Self.words(in: try FileBytes.read(path, maxBytes: 4 << 20))
+                spelled += WordListFile.words(in: try FileBytes.read(path, maxBytes: 4 << 20))
             } catch {
                 report("cannot read the names file \(file): \(error.reason)", at: node)
                 return nil
@@ -224,14 +224,6 @@ extension ManifestReader {
         }
         guard let characters = optionalBool(fields[.characters], "characters") else { return nil }
         return WordList(files: files, spelled: spelled, separators: separators, characters: characters)
-    }
-
-    /// The first field of every line that is not blank or a `#` comment.
-    static func words(in bytes: [UInt8]) -> [String] {
-        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
-            guard let word = line.split(whereSeparator: \.isWhitespace).first, !word.hasPrefix("#") else { return nil }
-            return String(word)
-        }
     }
 
     private func shown(_ node: YAMLNode) -> String {

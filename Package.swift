@@ -132,7 +132,7 @@ let package = Package(
                 path: "plugins/keys/Sources/KeysPlugin", swiftSettings: strict),
         .executableTarget(name: "deck-plugin-keys", dependencies: ["KeysPlugin"],
                           path: "plugins/keys/Sources/deck-plugin-keys", swiftSettings: strict),
-        .testTarget(name: "KeysPluginTests", dependencies: ["KeysPlugin", "DeckPluginKit", "DeckModel", "DeckDBus"],
+        .testTarget(name: "KeysPluginTests", dependencies: ["KeysPlugin", "DeckPluginKit", "DeckModel", "DeckDBus", "DeckTestSupport"],
                     path: "Tests/KeysPluginTests", exclude: ["Goldens"], swiftSettings: strict),
         .systemLibrary(name: "CXKBCommon", path: "Modules/CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),

@@ -257,17 +257,20 @@ extension SnapshotStore {
     /// Forgets the oldest generations of `folder` beyond `keep` and has the
     /// retention worker delete their files.
     func applyRetention(_ folder: String, state: inout StoreState) {
-        guard var history = state.histories[folder], history.count > keep else { return }
+        guard let excess = state.histories[folder].map({ $0.count - keep }), excess > 0 else { return }
         var doomed: [(path: String, label: String, generation: Int)] = []
         var touched: Set<String> = []
-        for generation in history.generations.prefix(history.count - keep) {
-            if let name = history.names[generation] {
-                doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
+        // Read, then changed in place once this copy is gone: a copy changed
+        // and stored back copied its tables on every commit (~5 K instructions).
+        if let history = state.histories[folder] {
+            for generation in history.generations.prefix(excess) {
+                if let name = history.names[generation] {
+                    doomed.append((filePath(folder, name: name), "\(folder)/\(name)", generation))
+                }
+                if let record = history.records[generation] { touched.insert(record.segment) }
             }
-            if let record = history.records[generation] { touched.insert(record.segment) }
         }
-        _ = history.removeOldest(history.count - keep)
-        state.histories[folder] = history
+        _ = state.histories[folder]?.removeOldest(excess)
         for segment in retiredSegments(folder, touched: touched, state: state) {
             doomed.append((filePath(folder, name: segment), "\(folder)/\(segment)", 0))
             state.histories[folder]?.forgetSegment(segment)

@@ -139,14 +139,13 @@ extension SnapshotStore {
             }
         }
         for (index, file) in files.enumerated() {
-            var history = state.histories[file.folder] ?? ProfileHistory()
-            history.add(file.header.generation, name: file.finalName)
+            // In place, as for records: a copy changed and stored back copies the history's tables.
+            state.histories[file.folder, default: ProfileHistory()].add(file.header.generation, name: file.finalName)
             // Renamed but its folder flush failed: not acknowledged, so take it
             // back (the number stays used: a crash could still bring the file back).
             if index >= flushedFolders && Disk.remove(file.finalPath) == 0 {
-                history.remove(file.header.generation)
+                state.histories[file.folder]?.remove(file.header.generation)
             }
-            state.histories[file.folder] = history
         }
         let written = files.prefix(flushedFolders).map { file in
             file.header.info(bytes: file.payload.count)

@@ -135,7 +135,8 @@ extension JSONWriter {
 /// milliseconds; this keeps the bytes next to the layout they came from, so
 /// they cannot be paired with another one. A revision made from the one
 /// before (``init(_:reusing:)``) copies the bytes of every page the edit did
-/// not touch, so an edit of one page encodes that page only.
+/// not touch, and on a page it did, of every button still in its slot, so
+/// an edit encodes little more than the slots it wrote.
 package struct EncodedLayout: Sendable {
     /// The layout.
     package let layout: DeckLayout
@@ -149,6 +150,20 @@ package struct EncodedLayout: Sendable {
     private let pageEnds: [Int]
     /// Where the first page's object starts: after `{"slotsPerPage":N,"pages":[`.
     private let pagesStart: Int
+    /// Where each page's slots are, from its object's start: a page copied
+    /// whole shares its entry, so nothing here grows with untouched pages.
+    private let slots: [PageSlots]
+
+    /// A page's slot values within its object: the first starts at `first`,
+    /// each ends at its entry in `ends`, and the next starts after a comma.
+    private struct PageSlots: Sendable {
+        var first = 0
+        var ends: [Int] = []
+
+        func range(_ slot: Int) -> Range<Int> {
+            (slot == 0 ? first : ends[slot - 1] + 1)..<ends[slot]
+        }
+    }
 
     package init(_ layout: DeckLayout) {
         self.init(layout, reusing: nil)
@@ -156,26 +171,36 @@ package struct EncodedLayout: Sendable {
 
     /// `layout`'s JSON, copying from `previous` the bytes of each page at the
     /// same place whose slots are the very same storage (an edit copies, and
-    /// so changes, only the pages it writes to); the bytes are the same as a
-    /// whole encoding's.
+    /// so changes, only the pages it writes to), and on another page the bytes
+    /// of each button still in its slot; the bytes are the same as a whole
+    /// encoding's.
     package init(_ layout: DeckLayout, reusing previous: EncodedLayout?) {
         // A page is reused only from a revision without a non-finite number,
         // so the first one in the new JSON is the first of the pages encoded.
         let source = previous.flatMap { $0.nonFiniteNumber == nil && $0.layout.slotsPerPage == layout.slotsPerPage ? $0 : nil }
         var writer = JSONWriter(capacity: source.map { $0.json.count + 512 } ?? JSONWriter.estimatedSize(of: layout))
         var ends: [Int] = []
+        var slots: [PageSlots] = []
         ends.reserveCapacity(layout.pages.count)
+        slots.reserveCapacity(layout.pages.count)
         writer.beginObject()
         writer.field("slotsPerPage", layout.slotsPerPage)
         writer.key("pages")
         writer.beginArray()
         let pagesStart = writer.bytes.count
+        let oldPages = source?.layout.pages ?? []
+        let oldJSON = source?.json ?? []
         for (index, page) in layout.pages.enumerated() {
-            if let source, index < source.pageEnds.count, page.isSameStorage(as: source.layout.pages[index]) {
-                let start = index == 0 ? source.pagesStart : source.pageEnds[index - 1] + 1
-                writer.value(encoded: source.json[start..<source.pageEnds[index]])
+            if let source, index < source.pageEnds.count {
+                let start = source.start(ofPage: index)
+                if page.isSameStorage(as: oldPages[index]) {
+                    writer.value(encoded: oldJSON[start..<source.pageEnds[index]])
+                    slots.append(source.slots[index])
+                } else {
+                    slots.append(Self.write(page, to: &writer, reusing: (oldPages[index].buttons, source.slots[index], oldJSON, start)))
+                }
             } else {
-                writer.write(page)
+                slots.append(Self.write(page, to: &writer, reusing: nil))
             }
             ends.append(writer.bytes.count)
         }
@@ -186,6 +211,59 @@ package struct EncodedLayout: Sendable {
         self.nonFiniteNumber = writer.nonFiniteNumber
         self.pageEnds = ends
         self.pagesStart = pagesStart
+        self.slots = slots
+    }
+
+    private func start(ofPage index: Int) -> Int {
+        index == 0 ? pagesStart : pageEnds[index - 1] + 1
+    }
+
+    /// `page` as ``JSONWriter/write(_:)-(DeckPage)`` writes it, copying the
+    /// bytes of each button that is still in its slot in `old` (the page at
+    /// its place in the encoding reused: its buttons, slots, bytes and where
+    /// it starts); returns where its slots are.
+    ///
+    /// Only the same slot is looked at: finding a moved button in the other
+    /// slots compares unequal names, and comparing non-ASCII strings
+    /// (canonical equivalence) cost more than encoding the button.
+    private static func write(_ page: DeckPage, to writer: inout JSONWriter,
+                              reusing old: (buttons: [DeckButton?], slots: PageSlots, json: [UInt8], start: Int)?) -> PageSlots {
+        var slots = PageSlots()
+        slots.ends.reserveCapacity(page.buttons.count)
+        writer.beginObject()
+        // After the brace: `beginObject` wrote the comma before it, if any.
+        let pageStart = writer.bytes.count - 1
+        writer.field("title", page.title)
+        writer.key("buttons")
+        writer.beginArray()
+        slots.first = writer.bytes.count - pageStart
+        // The reused page's parts taken out of the optional once, and the
+        // slots read through buffers, so the loop copies no button.
+        let oldButtons = old?.buttons ?? []
+        let oldSlots = old?.slots ?? PageSlots()
+        let oldJSON = old?.json ?? []
+        let oldStart = old?.start ?? 0
+        page.buttons.withUnsafeBufferPointer { buttons in
+            oldButtons.withUnsafeBufferPointer { oldButtons in
+                oldJSON.withUnsafeBufferPointer { oldJSON in
+                    for slot in buttons.indices {
+                        // Unwrapped first: `==` of two optionals copied both through
+                        // the generic value witnesses, and cost more than encoding.
+                        if slot < oldButtons.count, let button = buttons[slot], let before = oldButtons[slot], button == before {
+                            let range = oldSlots.range(slot)
+                            let bytes = oldJSON[(oldStart + range.lowerBound)..<(oldStart + range.upperBound)]
+                            writer.value(encoded: UnsafeBufferPointer(rebasing: bytes))
+                        } else {
+                            writer.write(buttons[slot])
+                        }
+                        slots.ends.append(writer.bytes.count - pageStart)
+                    }
+                }
+            }
+        }
+        writer.endArray()
+        writer.endObject()
+        return slots
     }
 
     /// These bytes when they encode `other`, else nil. Cheap when `other`

@@ -20,8 +20,7 @@ struct WordListFileTests {
     func randomFilesReadTheSameBothWays(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed) &+ 0x5EED)
         for _ in 0..<50 {
-            var bytes: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...40, using: &rng) { bytes += Self.pieces.randomElement(using: &rng)! }
+            let bytes = rng.bytes(joining: Self.pieces, upTo: 40)
             let expected = WordListFile.unicodeWords(in: String(decoding: bytes, as: UTF8.self))
             #expect(WordListFile.words(in: bytes) == expected, "\(bytes)")
         }

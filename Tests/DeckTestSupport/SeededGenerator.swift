@@ -15,3 +15,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension SeededGenerator {
+    /// Up to `maximum` of `pieces` picked at random, one after another: inputs
+    /// for property tests of byte readers (line ends, spaces, broken UTF-8).
+    public mutating func bytes(joining pieces: [[UInt8]], upTo maximum: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...maximum, using: &self) { bytes += pieces.randomElement(using: &self)! }
+        return bytes
+    }
+}

@@ -18,8 +18,7 @@ struct VocabularyFileTests {
     func randomLinesTrimTheSameBothWays(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed) &+ 0x7E55)
         for _ in 0..<100 {
-            var bytes: [UInt8] = []
-            for _ in 0..<Int.random(in: 0...8, using: &rng) { bytes += Self.pieces.randomElement(using: &rng)! }
+            let bytes = rng.bytes(joining: Self.pieces, upTo: 8)
             let expected = String(decoding: bytes, as: UTF8.self).trimmingSuffix()
             let trimmed = bytes.withUnsafeBufferPointer { KeyNames.trimmedLine($0) }
             #expect(trimmed == expected, "\(bytes)")

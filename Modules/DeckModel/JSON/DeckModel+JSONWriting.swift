@@ -197,10 +197,11 @@ package struct EncodedLayout: Sendable {
                     writer.value(encoded: oldJSON[start..<source.pageEnds[index]])
                     slots.append(source.slots[index])
                 } else {
-                    slots.append(Self.write(page, to: &writer, reusing: (oldPages[index].buttons, source.slots[index], oldJSON, start)))
+                    let old = OldPage(buttons: oldPages[index].buttons, slots: source.slots[index], json: oldJSON, start: start)
+                    slots.append(Self.write(page, to: &writer, reusing: old))
                 }
             } else {
-                slots.append(Self.write(page, to: &writer, reusing: nil))
+                slots.append(Self.write(page, to: &writer, reusing: .none))
             }
             ends.append(writer.bytes.count)
         }
@@ -218,16 +219,26 @@ package struct EncodedLayout: Sendable {
         index == 0 ? pagesStart : pageEnds[index - 1] + 1
     }
 
+    /// The page at an index of the encoding a new one is made from: its
+    /// buttons, where its slots are, the encoding's bytes and where it starts
+    /// in them. ``none`` stands for no page: no slot matches.
+    private struct OldPage {
+        var buttons: [DeckButton?]
+        var slots: PageSlots
+        var json: [UInt8]
+        var start: Int
+
+        static let none = OldPage(buttons: [], slots: PageSlots(), json: [], start: 0)
+    }
+
     /// `page` as ``JSONWriter/write(_:)-(DeckPage)`` writes it, copying the
-    /// bytes of each button that is still in its slot in `old` (the page at
-    /// its place in the encoding reused: its buttons, slots, bytes and where
-    /// it starts); returns where its slots are.
+    /// bytes of each button that is still in its slot in `old`; returns where
+    /// its slots are.
     ///
     /// Only the same slot is looked at: finding a moved button in the other
     /// slots compares unequal names, and comparing non-ASCII strings
     /// (canonical equivalence) cost more than encoding the button.
-    private static func write(_ page: DeckPage, to writer: inout JSONWriter,
-                              reusing old: (buttons: [DeckButton?], slots: PageSlots, json: [UInt8], start: Int)?) -> PageSlots {
+    private static func write(_ page: DeckPage, to writer: inout JSONWriter, reusing old: OldPage) -> PageSlots {
         var slots = PageSlots()
         slots.ends.reserveCapacity(page.buttons.count)
         writer.beginObject()
@@ -237,29 +248,16 @@ package struct EncodedLayout: Sendable {
         writer.key("buttons")
         writer.beginArray()
         slots.first = writer.bytes.count - pageStart
-        // The reused page's parts taken out of the optional once, and the
-        // slots read through buffers, so the loop copies no button.
-        let oldButtons = old?.buttons ?? []
-        let oldSlots = old?.slots ?? PageSlots()
-        let oldJSON = old?.json ?? []
-        let oldStart = old?.start ?? 0
-        page.buttons.withUnsafeBufferPointer { buttons in
-            oldButtons.withUnsafeBufferPointer { oldButtons in
-                oldJSON.withUnsafeBufferPointer { oldJSON in
-                    for slot in buttons.indices {
-                        // Unwrapped first: `==` of two optionals copied both through
-                        // the generic value witnesses, and cost more than encoding.
-                        if slot < oldButtons.count, let button = buttons[slot], let before = oldButtons[slot], button == before {
-                            let range = oldSlots.range(slot)
-                            let bytes = oldJSON[(oldStart + range.lowerBound)..<(oldStart + range.upperBound)]
-                            writer.value(encoded: UnsafeBufferPointer(rebasing: bytes))
-                        } else {
-                            writer.write(buttons[slot])
-                        }
-                        slots.ends.append(writer.bytes.count - pageStart)
-                    }
-                }
+        for slot in page.buttons.indices {
+            // Unwrapped first: `==` of two optionals copied both through the
+            // generic value witnesses, and cost more than encoding the button.
+            if slot < old.buttons.count, let button = page.buttons[slot], let before = old.buttons[slot], button == before {
+                let range = old.slots.range(slot)
+                writer.value(encoded: old.json[(old.start + range.lowerBound)..<(old.start + range.upperBound)])
+            } else {
+                writer.write(page.buttons[slot])
             }
+            slots.ends.append(writer.bytes.count - pageStart)
         }
         writer.endArray()
         writer.endObject()

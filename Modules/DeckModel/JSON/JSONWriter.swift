@@ -70,14 +70,6 @@ package struct JSONWriter {
 
     /// A complete JSON value cut from bytes a `JSONWriter` wrote, holding no
     /// non-finite number, copied as it is.
-    package mutating func value(encoded json: UnsafeBufferPointer<UInt8>) {
-        separate()
-        bytes.append(contentsOf: json)
-        needsComma = true
-    }
-
-    /// A complete JSON value cut from bytes a `JSONWriter` wrote, holding no
-    /// non-finite number, copied as it is.
     package mutating func value(encoded json: ArraySlice<UInt8>) {
         separate()
         bytes.append(contentsOf: json)

@@ -24,6 +24,9 @@ public enum ProfileFolderName {
         guard !profile.isEmpty else {
             throw .invalidProfileName(name: profile, reason: "the name is empty")
         }
+        // Most names (`default`, `streaming-2`) are kept byte for byte, and
+        // ASCII is its own NFC: no normalizing or rebuilding on every commit.
+        if profile.utf8.count <= maximumLength, keepsWhole(profile.utf8) { return profile }
         var encoded = ""
         // NFC through the standard library (`_nfcCodeUnits`, which String's own
         // comparison uses): Foundation's precomposedStringWithCanonicalMapping
@@ -73,6 +76,16 @@ public enum ProfileFolderName {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    /// Whether every byte is an ASCII scalar that ``keeps(_:first:)`` keeps.
+    private static func keepsWhole(_ bytes: String.UTF8View) -> Bool {
+        var first = true
+        for byte in bytes {
+            guard byte < 0x80, keeps(Unicode.Scalar(byte), first: first) else { return false }
+            first = false
+        }
+        return true
     }
 
     private static func keeps(_ scalar: Unicode.Scalar, first: Bool) -> Bool {

@@ -23,8 +23,9 @@ public struct SnapshotCommit: Sendable {
 struct PendingFile {
     var folder: String
     var header: SnapshotHeader
-    var finalName: String
-    var finalPath: String
+    /// Where a file batch puts it (`0000000042.json.gz` in its folder).
+    /// Made only when asked: a journal record never needs it.
+    var finalName: String { SnapshotStore.fileName(generation: header.generation) }
     var temporaryPath = ""
     var descriptor: Int32 = -1
     /// What goes to disk: the gzip file, or a journal record's payload
@@ -124,7 +125,7 @@ extension SnapshotStore {
         var renamed = 0
         for index in files.indices {
             do throws(SnapshotError) {
-                try Disk.rename(files[index].temporaryPath, to: files[index].finalPath)
+                try Disk.rename(files[index].temporaryPath, to: filePath(files[index].folder, name: files[index].finalName))
                 renamed += 1
             } catch {
                 cut(at: index, error)
@@ -143,7 +144,7 @@ extension SnapshotStore {
             state.histories[file.folder, default: ProfileHistory()].add(file.header.generation, name: file.finalName)
             // Renamed but its folder flush failed: not acknowledged, so take it
             // back (the number stays used: a crash could still bring the file back).
-            if index >= flushedFolders && Disk.remove(file.finalPath) == 0 {
+            if index >= flushedFolders && Disk.remove(filePath(file.folder, name: file.finalName)) == 0 {
                 state.histories[file.folder]?.remove(file.header.generation)
             }
         }
@@ -215,10 +216,7 @@ extension SnapshotStore {
             } else {
                 payload = (try state.deflater.gzip(document), false)
             }
-            let name = Self.fileName(generation: generation)
-            files.append(PendingFile(folder: folder, header: header, finalName: name,
-                                     finalPath: filePath(folder, name: name), payload: payload.bytes, raw: payload.raw,
-                                     chain: chain))
+            files.append(PendingFile(folder: folder, header: header, payload: payload.bytes, raw: payload.raw, chain: chain))
         }
     }
 

@@ -15,14 +15,42 @@ enum SnapshotTime {
         Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
     }
 
+    /// `date` as `YYYY-MM-DDTHH:MM:SSZ`; a year below 1000 keeps four digits.
     static func format(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = String(parts.tm_year + 1900)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year
-            + "-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        // Written as bytes: built from small strings it was ~10 K instructions
+        // on every commit (docs/performance.md, issue 28).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        let year = Int(parts.tm_year) + 1900
+        if (0...9999).contains(year) {
+            digits(year, count: 4, to: &bytes)
+        } else {
+            let text = String(year)
+            bytes += Array(repeating: UInt8(ascii: "0"), count: max(0, 4 - text.utf8.count)) + Array(text.utf8)
+        }
+        for (separator, value) in [(UInt8(ascii: "-"), parts.tm_mon + 1), (UInt8(ascii: "-"), parts.tm_mday),
+                                   (UInt8(ascii: "T"), parts.tm_hour), (UInt8(ascii: ":"), parts.tm_min),
+                                   (UInt8(ascii: ":"), parts.tm_sec)] {
+            bytes.append(separator)
+            digits(Int(value), count: 2, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` (0 ≤ value < 10^count) in exactly `count` decimal digits.
+    private static func digits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// Accepts `YYYY-MM-DDTHH:MM:SS` with optional fractional seconds and a `Z`.

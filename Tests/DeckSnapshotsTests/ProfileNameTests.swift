@@ -72,3 +72,54 @@ struct ProfileNameTests {
         #expect(ProfileFolderName.decode("%FF") == nil)
     }
 }
+
+/// The ASCII names a folder keeps byte for byte take a shortcut in
+/// `ProfileFolderName.encode`; these hold it to the rule written out by hand.
+@Suite("Profile names: the ASCII shortcut")
+struct ProfileNameASCIITests {
+    /// The rule for one ASCII byte, as docs/snapshots.md states it.
+    static func expected(_ name: String) -> String {
+        var folder = ""
+        for (offset, byte) in name.utf8.enumerated() {
+            let kept = switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            case UInt8(ascii: "."): offset > 0
+            default: false
+            }
+            folder += kept ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }
+        return folder
+    }
+
+    @Test("every ASCII name of up to two bytes, and random longer ones, encode as the rule says")
+    func asciiNames() throws {
+        var names: [String] = []
+        for first in UInt8(1)..<0x80 {
+            names.append(String(UnicodeScalar(first)))
+            for second in [UInt8(ascii: "a"), UInt8(ascii: "."), UInt8(ascii: "%"), UInt8(ascii: " "), UInt8(ascii: "/"), 0x7F] {
+                names.append(String(decoding: [first, second], as: UTF8.self))
+            }
+        }
+        var random = SeededGenerator(seed: 28)
+        for _ in 0..<500 {
+            let length = Int(random.next() % 40) + 1
+            names.append(String(decoding: (0..<length).map { _ in UInt8(random.next() % 0x7F) + 1 }, as: UTF8.self))
+        }
+        for name in names {
+            let folder = try ProfileFolderName.encode(name)
+            #expect(folder == Self.expected(name), "\(name.debugDescription)")
+            #expect(ProfileFolderName.decode(folder) == name)
+        }
+    }
+
+    @Test("a kept name of 255 bytes is its own folder; one of 256 is refused")
+    func lengthBoundary() throws {
+        #expect(try ProfileFolderName.encode(String(repeating: "a", count: 255)) == String(repeating: "a", count: 255))
+        #expect(throws: SnapshotError.self) { try ProfileFolderName.encode(String(repeating: "a", count: 256)) }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}

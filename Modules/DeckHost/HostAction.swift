@@ -54,6 +54,10 @@ enum HostAction: Equatable {
     /// Plugin `plugin`'s buttons in the committed layout changed: the plugin
     /// manager sends it `buttons` (and starts it when it first has one).
     case pluginButtons(String, [PluginButton])
+    /// Hand ``HostInput/followCommitted`` back once this turn's replies are
+    /// written (at once off the loop): the plugins and the follow commands
+    /// follow a commit after its `ok` and layout lines, not before them.
+    case followCommittedAfterReplies
     /// `restart PLUGIN` for `connection` (`reset`: its state folder emptied
     /// first, `deckctl plugins ID --reset`): the shell asks the plugin manager
     /// and hands back ``HostInput/pluginRestarted(_:_:plugin:_:)``.

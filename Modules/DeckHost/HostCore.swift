@@ -164,6 +164,9 @@ final class HostCore: HostInputSink {
             inputs.plugins?.reload(catalog)
         case let .pluginButtons(plugin, buttons):
             inputs.plugins?.setButtons(buttons, for: plugin)
+        case .followCommittedAfterReplies:
+            guard loop.inEventLoop else { return handle(.followCommitted) }
+            loop.afterFlush { [weak self] in self?.handle(.followCommitted) }
         case let .restartPlugin(plugin, reset, connection, id):
             let result: PluginRestart = if let plugins = inputs.plugins, plugins.restart(plugin, reset: reset) {
                 .restarted

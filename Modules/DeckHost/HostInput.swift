@@ -73,6 +73,9 @@ enum HostInput {
     case log(LogLevel, String)
     /// A state reached the disk and its outcome is being performed (before its effects).
     case committed(LiveState, written: DeckSnapshots.SnapshotInfo?)
+    /// This turn's replies are written: the plugins and the follow commands
+    /// follow the committed layout now (``HostAction/followCommittedAfterReplies``).
+    case followCommitted
     /// The plugin manager started with the plugins `catalog` found in `folders`.
     case pluginsStarted(PluginCatalog, folders: [String])
 }

@@ -112,10 +112,12 @@ extension HostState {
     }
 
     /// A state reached the disk and is performed: it becomes `committed`
-    /// (its lines encoded once, with the installed plugins' hold slots), then
-    /// the plugins whose buttons changed, the faces and the follow commands follow the new layout —
-    /// all of them (a new `source` or profile: the profile went live again)
-    /// or, after an edit, only the follows whose button changed.
+    /// (its lines encoded once, with the installed plugins' hold slots) and
+    /// the faces follow the new layout, before its `ok` and layout lines,
+    /// which carry them. The plugins whose buttons changed and the follow
+    /// commands follow it once those lines are written
+    /// (``followCommitted()``): ~30 K instructions an edit that no reply
+    /// waits for (docs/performance.md, issue 28).
     mutating func committed(_ state: LiveState, written: DeckSnapshots.SnapshotInfo?) -> [HostAction] {
         let old = live.committed
         var actions: [HostAction] = []
@@ -124,8 +126,21 @@ extension HostState {
         } catch {
             actions.append(.log(.error, "could not encode the layout of revision \(state.revision): \(error)"))
         }
-        actions += pluginsFollow(state.layout)
         actions += feedFaces(.layoutChanged(state.layout))
-        return actions + followsFollow(state.layout, restart: old.profile != state.profile || old.source != state.source)
+        // One follow for all of a turn's commits (a batch performs several), of the last.
+        if followOwed == nil { actions.append(.followCommittedAfterReplies) }
+        followOwed = (followOwed ?? false) || old.profile != state.profile || old.source != state.source
+        return actions
+    }
+
+    /// The plugins whose buttons changed and the follow commands follow the
+    /// committed layout — all follows (a new `source` or profile since the
+    /// last follow: the profile went live again) or, after edits, only those
+    /// whose button changed.
+    mutating func followCommitted() -> [HostAction] {
+        guard let restart = followOwed else { return [] }
+        followOwed = nil
+        let layout = live.committed.layout
+        return pluginsFollow(layout) + followsFollow(layout, restart: restart)
     }
 }

@@ -38,6 +38,10 @@ struct HostState {
     /// The live layout's `follow` commands (docs/faces.md §6), driven once the runner started.
     var follows = FollowMachine()
     var followsRunning = false
+    /// Commits not yet followed by the plugins and the follow commands
+    /// (``HostInput/followCommitted``): nil for none, else whether one
+    /// changed the profile or its source (every follow restarts).
+    var followOwed: Bool?
     /// The committed layout's `follow` commands page by page (a commit reads the pages it changed).
     var followPages = PageReadings<FollowSpec>()
     /// The zero of the follows' clock.
@@ -151,6 +155,8 @@ struct HostState {
             return [.log(level, message)]
         case let .committed(state, written):
             return committed(state, written: written)
+        case .followCommitted:
+            return followCommitted()
         case let .pluginsStarted(catalog, folders):
             return pluginsStarted(catalog, folders: folders)
         }

@@ -128,9 +128,25 @@ struct HostRulesFacesTests {
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        #expect(!host.handle(.committed(next, written: nil)).contains { if case .follow = $0 { true } else { false } })
+        #expect(!R.committed(&host, next).contains { if case .follow = $0 { true } else { false } })
         let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
-        #expect(host.handle(.committed(reloaded, written: nil)).contains(.follow(.terminate(1))))
+        #expect(R.committed(&host, reloaded).contains(.follow(.terminate(1))))
+    }
+
+    @Test func theFollowOfATurnsCommitsComesOnceAfterTheirRepliesAndKeepsARestart() throws {
+        var (host, _, _) = try Self.following()
+        var edited = host.live.committed.layout
+        try edited.set(page: 0, index: 6, button: R.later)
+        let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
+        let first = host.handle(.committed(reloaded, written: nil))
+        #expect(first.filter { $0 == .followCommittedAfterReplies }.count == 1)
+        #expect(!first.contains { if case .follow = $0 { true } else { false } }, "nothing follows before the replies")
+        try edited.set(page: 0, index: 7, button: R.later)
+        let second = host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))
+        #expect(!second.contains(.followCommittedAfterReplies), "one follow is owed for the turn already")
+        // The later commit was only an edit; the reload before it still restarts the follows.
+        #expect(host.handle(.followCommitted).contains(.follow(.terminate(1))))
+        #expect(host.handle(.followCommitted) == [])
     }
 
     @Test func anEditsCommitIsFollowedWithoutRestartingTheFollows() throws {
@@ -141,7 +157,7 @@ struct HostRulesFacesTests {
         let next = host.live.advance(layout: edited, edits: [])
         _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         // Talk's plugin is told nothing: its buttons did not change.
-        #expect(host.handle(.committed(next, written: nil)) == [])
+        #expect(R.committed(&host, next) == [])
         #expect(host.live.committed == next)
     }
 
@@ -150,7 +166,7 @@ struct HostRulesFacesTests {
         _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
         let layout = try Fixture.layout(["S"])
         let next = host.live.advance(layout: layout, profile: "stream", edits: [])
-        let actions = host.handle(.committed(next, written: nil))
+        let actions = R.committed(&host, next)
         #expect(actions == [.pluginButtons("talk", [])])
         #expect(host.live.committed.profile == "stream")
     }
@@ -161,7 +177,7 @@ struct HostRulesFacesTests {
         _ = host.handle(.timerFired(.faceFrame))
         let layout = try Fixture.layout(["Other"])
         let next = host.live.advance(layout: layout, edits: [])
-        _ = host.handle(.committed(next, written: nil))
+        _ = R.committed(&host, next)
         #expect(host.faces.current.isEmpty)
     }
 }

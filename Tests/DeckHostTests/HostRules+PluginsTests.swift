@@ -86,7 +86,7 @@ struct HostRulesPluginsTests {
         var host = try Self.host()
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 7, button: Self.go)
-        #expect(Self.pluginButtons(host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))).isEmpty)
+        #expect(Self.pluginButtons(R.committed(&host, host.live.advance(layout: edited, edits: []))).isEmpty)
     }
 
     @Test func aLayoutChangeThatTouchesOnePluginsButtonsTellsThatPluginOnly() throws {
@@ -94,18 +94,17 @@ struct HostRulesPluginsTests {
         _ = host.handle(.pluginsStarted(try Plugins().catalog, folders: []))
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 7, button: Self.go)
-        let actions = host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))
+        let actions = R.committed(&host, host.live.advance(layout: edited, edits: []))
         #expect(Self.pluginButtons(actions) == [.pluginButtons("other", [Self.told(Self.go, at: 5), Self.told(Self.go, at: 7)])])
         // An edit of a button no plugin has tells no plugin.
         try edited.set(page: 0, index: 8, button: R.later)
-        #expect(Self.pluginButtons(host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))).isEmpty)
+        #expect(Self.pluginButtons(R.committed(&host, host.live.advance(layout: edited, edits: []))).isEmpty)
     }
 
     @Test func aPluginWhoseButtonsAllWentIsToldItHasNone() throws {
         var host = try Self.host()
         _ = host.handle(.pluginsStarted(try Plugins().catalog, folders: []))
-        let actions = host.handle(.committed(host.live.advance(layout: try Fixture.layout(["S"]), profile: "stream", edits: []),
-                                             written: nil))
+        let actions = R.committed(&host, host.live.advance(layout: try Fixture.layout(["S"]), profile: "stream", edits: []))
         #expect(Self.pluginButtons(actions) == [.pluginButtons("other", []), .pluginButtons("talk", [])])
         #expect(actions.contains(.perform(.broadcastLayout)) == false, "the commit's own layout carries the hold slots")
         #expect(host.live.lines.holdSlots == [])
@@ -120,7 +119,7 @@ struct HostRulesPluginsTests {
         #expect(started.filter { $0 == warning }.count == 1)
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 7, button: R.talk)
-        let moved = host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))
+        let moved = R.committed(&host, host.live.advance(layout: edited, edits: []))
         #expect(Self.pluginButtons(moved) == [.pluginButtons("talk", [Self.told(R.talk, at: 4), Self.told(R.talk, at: 7)])])
         #expect(!moved.contains(warning), "told once, not once per layout change")
     }

@@ -90,6 +90,18 @@ enum Rules {
         ClientMessage(id: id, request)
     }
 
+    /// `state` committed as HostCore performs it: the commit's actions, with
+    /// the follow it owes (``HostAction/followCommittedAfterReplies``)
+    /// replaced by that follow's actions, which the shell runs once the
+    /// turn's replies are written.
+    static func committed(_ host: inout HostState, _ state: LiveState) -> [HostAction] {
+        var actions: [HostAction] = []
+        for action in host.handle(.committed(state, written: nil)) {
+            if action == .followCommittedAfterReplies { actions += host.handle(.followCommitted) } else { actions.append(action) }
+        }
+        return actions
+    }
+
     /// The one commit an input produced (nil when it produced another shape).
     static func commit(_ actions: [HostAction]) -> Commit? {
         guard actions.count == 1, case .commit(let commit) = actions[0] else { return nil }

@@ -139,20 +139,43 @@ extension JSONWriter {
 /// an edit encodes little more than the slots it wrote.
 package struct EncodedLayout: Sendable {
     /// The layout.
-    package let layout: DeckLayout
+    package var layout: DeckLayout { storage.layout }
     /// Its JSON (PROTOCOL.md §3), without a final newline.
-    package let json: [UInt8]
+    package var json: [UInt8] { storage.json }
     /// The first number JSON cannot hold that the JSON has as `null` (see
     /// ``JSONWriter/nonFiniteNumber``).
-    package let nonFiniteNumber: Double?
+    package var nonFiniteNumber: Double? { storage.nonFiniteNumber }
     /// Where each page's object ends in ``json`` (its start is one byte, the
     /// comma, after the end of the page before; the first's is ``pagesStart``).
-    private let pageEnds: [Int]
+    private var pageEnds: [Int] { storage.pageEnds }
     /// Where the first page's object starts: after `{"slotsPerPage":N,"pages":[`.
-    private let pagesStart: Int
+    private var pagesStart: Int { storage.pagesStart }
     /// Where each page's slots are, from its object's start: a page copied
     /// whole shares its entry, so nothing here grows with untouched pages.
-    private let slots: [PageSlots]
+    private var slots: [PageSlots] { storage.slots }
+
+    /// One reference: a revision's encoding is copied with every state,
+    /// outcome and snapshot entry that carries it, and its six fields were
+    /// copied one by one (callgrind: ~3 K instructions an edit on the loop).
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let layout: DeckLayout
+        let json: [UInt8]
+        let nonFiniteNumber: Double?
+        let pageEnds: [Int]
+        let pagesStart: Int
+        let slots: [PageSlots]
+
+        init(layout: DeckLayout, json: [UInt8], nonFiniteNumber: Double?, pageEnds: [Int], pagesStart: Int, slots: [PageSlots]) {
+            self.layout = layout
+            self.json = json
+            self.nonFiniteNumber = nonFiniteNumber
+            self.pageEnds = pageEnds
+            self.pagesStart = pagesStart
+            self.slots = slots
+        }
+    }
 
     /// A page's slot values within its object: the first starts at `first`,
     /// each ends at its entry in `ends`, and the next starts after a comma.
@@ -207,12 +230,8 @@ package struct EncodedLayout: Sendable {
         }
         writer.endArray()
         writer.endObject()
-        self.layout = layout
-        self.json = writer.bytes
-        self.nonFiniteNumber = writer.nonFiniteNumber
-        self.pageEnds = ends
-        self.pagesStart = pagesStart
-        self.slots = slots
+        storage = Storage(layout: layout, json: writer.bytes, nonFiniteNumber: writer.nonFiniteNumber, pageEnds: ends,
+                          pagesStart: pagesStart, slots: slots)
     }
 
     private func start(ofPage index: Int) -> Int {

@@ -19,8 +19,9 @@ struct EditJSONCache {
     private(set) var lastBytes = 2
 
     /// Writes `edits` as a JSON array (after a key), reusing the bytes of each
-    /// edit that is the one at the same place last time, and remembers them.
-    mutating func write(_ edits: [DeckEdit], to writer: inout JSONWriter) {
+    /// edit that is the one at the same place last time, and remembers them;
+    /// a new edit's buttons are copied from `layout` where it has them.
+    mutating func write(_ edits: [DeckEdit], to writer: inout JSONWriter, reusing layout: EncodedLayout? = nil) {
         let start = writer.bytes.count
         defer { lastBytes = writer.bytes.count - start }
         writer.beginArray()
@@ -30,7 +31,7 @@ struct EditJSONCache {
                 continue
             }
             var one = JSONWriter(capacity: 256)
-            one.write(edit)
+            one.write(edit, reusing: layout)
             let entry = (json: one.bytes, lost: one.nonFiniteNumber)
             if index < self.edits.count {
                 self.edits[index] = edit

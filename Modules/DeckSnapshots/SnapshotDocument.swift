@@ -125,10 +125,10 @@ enum SnapshotDocument {
         switch form {
         case .whole:
             json.key("edits")
-            cache.write(edits, to: &json)
+            cache.write(edits, to: &json, reusing: encoded)
         case let .after(generation, count):
             json.field("editsAfter", generation)
-            json.field("editsAdded", Array(edits[min(count, edits.count)...])) { writer, edit in writer.write(edit) }
+            json.field("editsAdded", Array(edits[min(count, edits.count)...])) { writer, edit in writer.write(edit, reusing: encoded) }
         }
         json.endObject()
         if let number = json.nonFiniteNumber { throw .encoding("\(number) cannot be written as JSON") }

@@ -159,6 +159,64 @@ struct EncodedLayoutReuseTests {
         #expect(reused > 0, "some pages were copied, not encoded")
     }
 
+    /// An edit written with its buttons copied from an encoding is the
+    /// plain writer's bytes, with the layout after it (a move's four sides
+    /// are all there), the one before, and an unrelated one.
+    @Test(arguments: 0..<8)
+    func randomEditsWriteAsWithoutReuse(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) &+ 0xED17)
+        var layout = RandomLayouts.layout(maxPages: 4, slots: [12, 3].randomElement(using: &rng)!, using: &rng)
+        let unrelated = EncodedLayout(RandomLayouts.layout(maxPages: 2, using: &rng))
+        var copied = 0
+        for step in 0..<200 {
+            let before = layout
+            let page = Int.random(in: 0..<layout.pages.count, using: &rng)
+            let index = Int.random(in: 0..<layout.slotsPerPage, using: &rng)
+            let kind: DeckEdit.Kind
+            var slots = [DeckSlot(page: page, index: index)]
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                kind = .set
+                try? layout.set(page: page, index: index, button: RandomLayouts.button(tag: step, using: &rng))
+            case 1:
+                kind = .clear
+                try? layout.clear(page: page, index: index, expecting: layout.button(page: page, index: index))
+            default:
+                kind = .move
+                guard let source = layout.placedButtons.randomElement(using: &rng) else { continue }
+                try? layout.move(fromPage: source.page, fromIndex: source.index, toPage: page, toIndex: index,
+                                 expecting: source.button)
+                slots = [DeckSlot(page: source.page, index: source.index), DeckSlot(page: page, index: index)]
+            }
+            let edit = DeckEdit(kind: kind, slots: slots, from: before, to: layout)
+            let plain = written { $0.write(edit) }
+            for encoded in [EncodedLayout(layout), EncodedLayout(before), unrelated] {
+                #expect(written { $0.write(edit, reusing: encoded) } == plain, "step \(step)")
+            }
+            let after = EncodedLayout(layout)
+            copied += edit.changes.filter { change in change.after.map { _ in after.json(ofSlot: change.slot) != nil } ?? false }.count
+        }
+        #expect(copied > 0, "some sides were there to copy")
+    }
+
+    @Test func aSlotsJSONIsThatOfItsValueAndNoneOutsideOrAfterANonFiniteNumber() throws {
+        var rng = SeededGenerator(seed: 5)
+        let layout = RandomLayouts.layout(maxPages: 3, using: &rng)
+        let encoded = EncodedLayout(layout)
+        for (page, contents) in layout.pages.enumerated() {
+            for (index, button) in contents.buttons.enumerated() {
+                let bytes = try #require(encoded.json(ofSlot: DeckSlot(page: page, index: index)))
+                #expect(String(decoding: bytes, as: UTF8.self) == written { $0.write(button) })
+            }
+        }
+        #expect(encoded.json(ofSlot: DeckSlot(page: layout.pages.count, index: 0)) == nil)
+        #expect(encoded.json(ofSlot: DeckSlot(page: 0, index: layout.slotsPerPage)) == nil)
+        let infinite = EncodedLayout(try DeckLayout(pages: [DeckPage(buttons: [
+            DeckButton(name: "p", action: .plugin(id: "a", command: "b", settings: ["x": .double(.infinity)])),
+        ])]))
+        #expect(infinite.json(ofSlot: DeckSlot(page: 0, index: 0)) == nil)
+    }
+
     @Test func aReusedRevisionKeepsTheFirstNonFiniteNumber() throws {
         // Layouts are built whole: an edit refuses a button with a non-finite number (the model's check).
         func plugin(_ name: String, _ number: Double) -> DeckButton {

@@ -7,6 +7,15 @@
 extension JSONWriter {
     /// One recorded edit.
     package mutating func write(_ edit: DeckEdit) {
+        write(edit, reusing: nil)
+    }
+
+    /// One recorded edit, each side of a slot copied from `encoded` where one
+    /// of the edit's slots there holds that very button: a move's four sides
+    /// are the two buttons of the layout after it, which the host has
+    /// encoded already (the buttons' JSON was ~11 K instructions of each
+    /// record on the disk thread; docs/performance.md, issue 28).
+    package mutating func write(_ edit: DeckEdit, reusing encoded: EncodedLayout?) {
         beginObject()
         field("request", edit.kind.rawValue)
         field("slotsPerPage", edit.slotsPerPage)
@@ -15,12 +24,28 @@ extension JSONWriter {
             json.field("page", change.slot.page)
             json.field("index", change.slot.index)
             json.key("before")
-            json.write(change.before)
+            json.write(change.before, foundIn: encoded, at: edit.changes)
             json.key("after")
-            json.write(change.after)
+            json.write(change.after, foundIn: encoded, at: edit.changes)
             json.endObject()
         }
         endObject()
+    }
+
+    /// `button`, as the bytes of the first of `changes`' slots in `encoded`
+    /// that holds an equal one (equal buttons encode alike), else encoded.
+    private mutating func write(_ button: DeckButton?, foundIn encoded: EncodedLayout?, at changes: [DeckEdit.SlotChange]) {
+        if let button, let encoded {
+            let layout = encoded.layout
+            for change in changes where change.slot.page < layout.pages.count && change.slot.index < layout.slotsPerPage {
+                // Unwrapped before `==`: comparing two optionals copies both.
+                guard let there = layout.pages[change.slot.page].buttons[change.slot.index], there == button,
+                      let bytes = encoded.json(ofSlot: change.slot) else { continue }
+                value(encoded: bytes)
+                return
+            }
+        }
+        write(button)
     }
 }
 

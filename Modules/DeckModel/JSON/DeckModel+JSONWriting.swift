@@ -283,6 +283,18 @@ package struct EncodedLayout: Sendable {
         return slots
     }
 
+    /// The JSON of what `slot` holds (a button's object or `null`), as
+    /// ``json`` has it; nil for a slot outside the layout, or when the JSON
+    /// has `null` for a number it could not hold (its bytes are then not
+    /// those of the value).
+    package func json(ofSlot slot: DeckSlot) -> ArraySlice<UInt8>? {
+        guard nonFiniteNumber == nil, (0..<pageEnds.count).contains(slot.page),
+              (0..<layout.slotsPerPage).contains(slot.index) else { return nil }
+        let start = start(ofPage: slot.page)
+        let range = slots[slot.page].range(slot.index)
+        return json[(start + range.lowerBound)..<(start + range.upperBound)]
+    }
+
     /// These bytes when they encode `other`, else nil. Cheap when `other`
     /// is the very value this was made from (arrays compare their storage
     /// first), so callers may ask for every line.

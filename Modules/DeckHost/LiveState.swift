@@ -12,26 +12,47 @@ import DeckTransport
 /// once, for its broadcast, every welcome and its snapshot), and the profile
 /// file version it descends from.
 struct LiveState: Sendable {
-    let profile: String
-    let revision: Int
+    var profile: String { storage.profile }
+    var revision: Int { storage.revision }
     /// The layout with its JSON.
-    let encoded: EncodedLayout
+    var encoded: EncodedLayout { storage.encoded }
     /// The file the layout descends from (what snapshots record as `source`);
     /// nil for a layout no file produced.
-    let source: SnapshotSource?
+    var source: SnapshotSource? { storage.source }
     /// The client edits made since `source` was last loaded (PROFILE.md §5),
     /// which a rebase replays when the file changes.
-    let edits: [DeckEdit]
+    var edits: [DeckEdit] { storage.edits }
+
+    /// One reference: a state rides in every commit, outcome, pipeline entry
+    /// and action on its way to the disk and back, and each copy of its five
+    /// fields was a handful of retains and an outlined copy.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let profile: String
+        let revision: Int
+        let encoded: EncodedLayout
+        let source: SnapshotSource?
+        let edits: [DeckEdit]
+
+        init(profile: String, revision: Int, encoded: EncodedLayout, source: SnapshotSource?, edits: [DeckEdit]) {
+            self.profile = profile
+            self.revision = revision
+            self.encoded = encoded
+            self.source = source
+            self.edits = edits
+        }
+    }
 
     /// `previous`: the revision this one is made from, whose unchanged pages' JSON is copied.
     init(profile: String, revision: Int, layout: DeckLayout, source: SnapshotSource?, edits: [DeckEdit] = [],
          previous: EncodedLayout? = nil) {
-        self.profile = profile
-        self.revision = revision
-        self.encoded = EncodedLayout(layout, reusing: previous)
-        self.source = source
-        self.edits = edits
+        storage = Storage(profile: profile, revision: revision, encoded: EncodedLayout(layout, reusing: previous),
+                          source: source, edits: edits)
     }
+
+    /// The same value: one storage (a copy of this state), so nothing is compared.
+    func isSameValue(as other: LiveState) -> Bool { storage === other.storage }
 
     /// The layout the file gave before the recorded edits were made.
     var fileLayout: DeckLayout { EditRebase.base(of: layout, undoing: edits) }

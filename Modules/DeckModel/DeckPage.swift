@@ -22,3 +22,35 @@ public struct DeckPage: Hashable, Sendable {
     /// How many slots hold a button.
     public var buttonCount: Int { buttons.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 }
+
+extension DeckPage {
+    /// Whether `slot` of both arrays holds bit for bit the same value, which
+    /// is then equal and encodes to the same bytes, found without copying or
+    /// comparing a button (a slot an edit did not touch, of a page it copied,
+    /// shares every string's storage with the one before). False says
+    /// nothing: equal values may differ in their bits, as two copies of one
+    /// string do, so a caller compares them next.
+    package static func identical(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
+        guard mine.indices.contains(slot), theirs.indices.contains(slot) else { return false }
+        return mine.withUnsafeBufferPointer { mine in
+            theirs.withUnsafeBufferPointer { theirs in
+                guard let a = mine.baseAddress, let b = theirs.baseAddress else { return false }
+                let x = UnsafeRawPointer(a + slot), y = UnsafeRawPointer(b + slot)
+                let size = MemoryLayout<DeckButton?>.size
+                var offset = 0
+                while offset + 8 <= size {
+                    guard x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    offset += 8
+                }
+                while offset < size {
+                    guard x.load(fromByteOffset: offset, as: UInt8.self) == y.load(fromByteOffset: offset, as: UInt8.self) else {
+                        return false
+                    }
+                    offset += 1
+                }
+                return true
+            }
+        }
+    }
+}

@@ -73,19 +73,37 @@ public struct EditRebase: Hashable, Sendable {
         let pageCount = max(file.pages.count, target.pages.count)
         var changed: [DeckSlot] = []
         for page in 0..<pageCount {
-            for index in 0..<file.slotsPerPage
-            where file.button(page: page, index: index) != target.button(page: page, index: index) {
-                changed.append(DeckSlot(page: page, index: index))
+            // A fold compares the layout with the one its edits were made on:
+            // most pages are the same storage, and most slots of the others
+            // the same bits (a copied slot), so only the rest is compared.
+            let both = page < file.pages.count && page < target.pages.count
+            if both, file.pages[page].isSameStorage(as: target.pages[page]) { continue }
+            for index in 0..<file.slotsPerPage {
+                if both, DeckPage.identical(file.pages[page].buttons, target.pages[page].buttons, at: index) { continue }
+                if file.button(page: page, index: index) != target.button(page: page, index: index) {
+                    changed.append(DeckSlot(page: page, index: index))
+                }
             }
         }
         var groups = SlotGroups(changed)
         for from in changed {
             guard let button = file.button(page: from.page, index: from.index) else { continue }
-            for to in changed where to != from && target.button(page: to.page, index: to.index) == button {
+            for to in changed where to != from && holds(target, button, at: to) {
                 groups.join(from, to)
             }
         }
         return groups.members.map { DeckEdit(kind: .restore, slots: $0, from: file, to: target) }
+    }
+
+    /// Whether `layout`'s `slot` holds a button equal to `button`. The names
+    /// first, read in place: unequal buttons, nearly every pair a fold
+    /// looks at, are then told apart without copying the slot's button.
+    private static func holds(_ layout: DeckLayout, _ button: DeckButton, at slot: DeckSlot) -> Bool {
+        guard layout.pages.indices.contains(slot.page), (0..<layout.slotsPerPage).contains(slot.index) else { return false }
+        return layout.pages[slot.page].buttons.withUnsafeBufferPointer { slots in
+            guard slot.index < slots.count, let name = slots[slot.index]?.name, name == button.name else { return false }
+            return slots[slot.index] == button
+        }
     }
 
     /// How many edits a profile carries before they are folded into the

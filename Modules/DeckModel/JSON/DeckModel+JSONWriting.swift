@@ -272,7 +272,7 @@ package struct EncodedLayout: Sendable {
             // holds the very same value (every string's storage shared), found
             // without copying or comparing a button. Then unwrapped: `==` of
             // two optionals copied both through the generic value witnesses.
-            if slot < old.buttons.count, Self.identical(page.buttons, old.buttons, at: slot)
+            if slot < old.buttons.count, DeckPage.identical(page.buttons, old.buttons, at: slot)
                 || { if let button = page.buttons[slot], let before = old.buttons[slot] { button == before } else { false } }() {
                 let range = old.slots.range(slot)
                 writer.value(encoded: old.json[(old.start + range.lowerBound)..<(old.start + range.upperBound)])
@@ -296,32 +296,6 @@ package struct EncodedLayout: Sendable {
         let start = start(ofPage: slot.page)
         let range = slots[slot.page].range(slot.index)
         return json[(start + range.lowerBound)..<(start + range.upperBound)]
-    }
-
-    /// Whether `slot` of both arrays holds bit for bit the same value, which
-    /// then encodes to the same bytes (false says nothing: equal values may
-    /// differ in their bits, as two copies of one string do).
-    private static func identical(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
-        mine.withUnsafeBufferPointer { mine in
-            theirs.withUnsafeBufferPointer { theirs in
-                guard let a = mine.baseAddress, let b = theirs.baseAddress else { return false }
-                let x = UnsafeRawPointer(a + slot), y = UnsafeRawPointer(b + slot)
-                let size = MemoryLayout<DeckButton?>.size
-                var offset = 0
-                while offset + 8 <= size {
-                    guard x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                            == y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-                    offset += 8
-                }
-                while offset < size {
-                    guard x.load(fromByteOffset: offset, as: UInt8.self) == y.load(fromByteOffset: offset, as: UInt8.self) else {
-                        return false
-                    }
-                    offset += 1
-                }
-                return true
-            }
-        }
     }
 
     /// These bytes when they encode `other`, else nil. Cheap when `other`

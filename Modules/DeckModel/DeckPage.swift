@@ -53,4 +53,18 @@ extension DeckPage {
             }
         }
     }
+
+    /// Whether `slot` of both arrays holds equal values (a slot past an
+    /// array's end counts as empty): bit for bit first, then unwrapped and
+    /// compared — `==` of two optionals copies both through the generic
+    /// value witnesses.
+    package static func holdEqual(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
+        if identical(mine, theirs, at: slot) { return true }
+        let inMine = mine.indices.contains(slot), inTheirs = theirs.indices.contains(slot)
+        if inMine, let button = mine[slot] {
+            guard inTheirs, let other = theirs[slot] else { return false }
+            return button == other
+        }
+        return !inTheirs || theirs[slot] == nil
+    }
 }

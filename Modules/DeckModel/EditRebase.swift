@@ -79,10 +79,9 @@ public struct EditRebase: Hashable, Sendable {
             let both = page < file.pages.count && page < target.pages.count
             if both, file.pages[page].isSameStorage(as: target.pages[page]) { continue }
             for index in 0..<file.slotsPerPage {
-                if both, DeckPage.identical(file.pages[page].buttons, target.pages[page].buttons, at: index) { continue }
-                if file.button(page: page, index: index) != target.button(page: page, index: index) {
-                    changed.append(DeckSlot(page: page, index: index))
-                }
+                let same = both ? DeckPage.holdEqual(file.pages[page].buttons, target.pages[page].buttons, at: index)
+                    : file.button(page: page, index: index) == target.button(page: page, index: index)
+                if !same { changed.append(DeckSlot(page: page, index: index)) }
             }
         }
         var groups = SlotGroups(changed)

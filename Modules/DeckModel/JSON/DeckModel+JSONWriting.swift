@@ -271,7 +271,9 @@ package struct EncodedLayout: Sendable {
             // Bit for bit first: an untouched slot of a page the edit copied
             // holds the very same value (every string's storage shared), found
             // without copying or comparing a button. Then unwrapped: `==` of
-            // two optionals copied both through the generic value witnesses.
+            // two optionals copied both through the generic value witnesses
+            // (and so does `!= nil` of an element: measured, an empty slot's
+            // `null` is cheaper written than looked for).
             if slot < old.buttons.count, DeckPage.identical(page.buttons, old.buttons, at: slot)
                 || { if let button = page.buttons[slot], let before = old.buttons[slot] { button == before } else { false } }() {
                 let range = old.slots.range(slot)

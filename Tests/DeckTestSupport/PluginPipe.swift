@@ -23,6 +23,7 @@ public final class PluginPipe: @unchecked Sendable {
     }
 
     private let process = Process()
+    private let stderrPath: String
     private let input: FileHandle
     private let output: Int32
     private var buffer: [UInt8] = []
@@ -44,6 +45,7 @@ public final class PluginPipe: @unchecked Sendable {
         let stdin = Pipe(), stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: executable)
         process.environment = environment
+        self.stderrPath = stderrPath
         process.standardInput = stdin
         process.standardOutput = stdout
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -61,6 +63,14 @@ public final class PluginPipe: @unchecked Sendable {
 
     /// The plugin's pid.
     public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// For a failed expectation: whether the plugin still runs (or how it
+    /// ended), the faces it set, and the end of what it wrote to stderr.
+    public var diagnosis: String {
+        let state = process.isRunning ? "running" : "ended with status \(process.terminationStatus)"
+        let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "(stderr unreadable)"
+        return "plugin \(state); faces \(faces); stderr: \(stderr.suffix(2_000))"
+    }
 
     /// Writes one JSON line (an object) to the plugin.
     public func send(_ object: [String: Any]) throws {

@@ -148,7 +148,9 @@ import Testing
         let server = try PulseServer()
         try server.start()
         let plugin = try Self.plugin(server)
-        #expect(plugin.read(until: { $0.face(0, 3)?.title == "100%" }))
+        // The first faces wait for the plugin's start and its first query: a
+        // bound, not a pause, kept wide for a machine busy with other suites.
+        #expect(plugin.read(until: { $0.face(0, 3)?.title == "100%" }, timeout: .seconds(30)), "\(plugin.diagnosis)")
         let before = plugin.faceMessages
         var commands: [String] = []
         for step in 0..<200 {
@@ -163,7 +165,7 @@ import Testing
         #expect(plugin.read(until: { plugin in
             plugin.face(0, 1) == Face(state: "muted", title: "37%") && plugin.face(0, 3) == Face(state: "muted", title: "37%")
                 && plugin.face(0, 0)?.state == "muted" && plugin.face(0, 2)?.state == "muted"
-        }), "\(plugin.faces)")
+        }), "\(plugin.diagnosis)")
         #expect(try server.pactl("get-sink-volume", "deck_out").contains("/  37% /"))
         // Four buttons, two lines per face: at most eight lines per change, and in practice far fewer.
         #expect(plugin.faceMessages - before <= commands.count * 8, "\(plugin.faceMessages - before) face messages")

@@ -123,12 +123,3 @@ extension Outcome: Equatable {
     }
 }
 
-extension LiveState: Equatable {
-    /// Two states are the same revision of the same layout from the same
-    /// file with the same edits (the encoded JSON follows from the layout).
-    static func == (lhs: LiveState, rhs: LiveState) -> Bool {
-        if lhs.isSameValue(as: rhs) { return true }
-        return lhs.profile == rhs.profile && lhs.revision == rhs.revision && lhs.layout == rhs.layout && lhs.source == rhs.source
-            && lhs.edits == rhs.edits
-    }
-}

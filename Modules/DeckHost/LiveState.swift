@@ -51,9 +51,6 @@ struct LiveState: Sendable {
                           source: source, edits: edits)
     }
 
-    /// The same value: one storage (a copy of this state), so nothing is compared.
-    func isSameValue(as other: LiveState) -> Bool { storage === other.storage }
-
     /// The layout the file gave before the recorded edits were made.
     var fileLayout: DeckLayout { EditRebase.base(of: layout, undoing: edits) }
 
@@ -99,5 +96,16 @@ struct LayoutLines {
         guard !faces.isEmpty else { return broadcast }
         return try OutboundLine(HostMessage.layout(profile: state.profile, revision: state.revision, layout: state.layout,
                                                    holdSlots: holdSlots, faces: faces).line(reusing: state.encoded))
+    }
+}
+
+extension LiveState: Equatable {
+    /// Two states are the same revision of the same layout from the same
+    /// file with the same edits (the encoded JSON follows from the layout);
+    /// a copy of one state shares its storage and is not compared at all.
+    static func == (lhs: LiveState, rhs: LiveState) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.profile == rhs.profile && lhs.revision == rhs.revision && lhs.layout == rhs.layout && lhs.source == rhs.source
+            && lhs.edits == rhs.edits
     }
 }

@@ -24,6 +24,16 @@ public struct DeckPage: Hashable, Sendable {
 }
 
 extension DeckPage {
+    /// True when both pages have the same title and their slots are one and
+    /// the same array storage, so they are equal without comparing a button;
+    /// false says nothing (equal pages may be stored apart).
+    package func isSameStorage(as other: DeckPage) -> Bool {
+        guard title == other.title, buttons.count == other.buttons.count else { return false }
+        return buttons.withUnsafeBufferPointer { mine in
+            other.buttons.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+    }
+
     /// Whether `slot` of both arrays holds bit for bit the same value, which
     /// is then equal and encodes to the same bytes, found without copying or
     /// comparing a button (a slot an edit did not touch, of a page it copied,
@@ -54,17 +64,24 @@ extension DeckPage {
         }
     }
 
-    /// Whether `slot` of both arrays holds equal values (a slot past an
-    /// array's end counts as empty): bit for bit first, then unwrapped and
-    /// compared — `==` of two optionals copies both through the generic
-    /// value witnesses.
-    package static func holdEqual(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
+    /// Whether `slot` of both arrays surely holds equal values, found without
+    /// looking at empty slots: the same bits, or two buttons that compare
+    /// equal once unwrapped (`==` of two optionals copies both through the
+    /// generic value witnesses, and so does an element's `!= nil`). False
+    /// for two empty slots whose bits differ.
+    package static func surelyHoldEqual(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
+        guard mine.indices.contains(slot), theirs.indices.contains(slot) else { return false }
         if identical(mine, theirs, at: slot) { return true }
-        let inMine = mine.indices.contains(slot), inTheirs = theirs.indices.contains(slot)
-        if inMine, let button = mine[slot] {
-            guard inTheirs, let other = theirs[slot] else { return false }
-            return button == other
-        }
-        return !inTheirs || theirs[slot] == nil
+        guard let button = mine[slot], let other = theirs[slot] else { return false }
+        return button == other
+    }
+
+    /// Whether `slot` of both arrays holds equal values, empty slots (and a
+    /// slot past an array's end) equal to each other.
+    package static func holdEqual(_ mine: [DeckButton?], _ theirs: [DeckButton?], at slot: Int) -> Bool {
+        if surelyHoldEqual(mine, theirs, at: slot) { return true }
+        let emptyMine = !mine.indices.contains(slot) || mine[slot] == nil
+        let emptyTheirs = !theirs.indices.contains(slot) || theirs[slot] == nil
+        return emptyMine && emptyTheirs
     }
 }

@@ -186,6 +186,12 @@ package struct EncodedLayout: Sendable {
         func range(_ slot: Int) -> Range<Int> {
             (slot == 0 ? first : ends[slot - 1] + 1)..<ends[slot]
         }
+
+        /// The bytes of `slot` in `json`, whose page object starts at `start`.
+        func bytes(_ slot: Int, in json: [UInt8], pageAt start: Int) -> ArraySlice<UInt8> {
+            let range = range(slot)
+            return json[(start + range.lowerBound)..<(start + range.upperBound)]
+        }
     }
 
     package init(_ layout: DeckLayout) {
@@ -268,16 +274,9 @@ package struct EncodedLayout: Sendable {
         writer.beginArray()
         slots.first = writer.bytes.count - pageStart
         for slot in page.buttons.indices {
-            // Bit for bit first: an untouched slot of a page the edit copied
-            // holds the very same value (every string's storage shared), found
-            // without copying or comparing a button. Then unwrapped: `==` of
-            // two optionals copied both through the generic value witnesses
-            // (and so does `!= nil` of an element: measured, an empty slot's
-            // `null` is cheaper written than looked for).
-            if slot < old.buttons.count, DeckPage.identical(page.buttons, old.buttons, at: slot)
-                || { if let button = page.buttons[slot], let before = old.buttons[slot] { button == before } else { false } }() {
-                let range = old.slots.range(slot)
-                writer.value(encoded: old.json[(old.start + range.lowerBound)..<(old.start + range.upperBound)])
+            // An untouched slot of a page the edit copied has the same bits.
+            if DeckPage.surelyHoldEqual(page.buttons, old.buttons, at: slot) {
+                writer.value(encoded: old.slots.bytes(slot, in: old.json, pageAt: old.start))
             } else {
                 writer.write(page.buttons[slot])
             }
@@ -295,9 +294,7 @@ package struct EncodedLayout: Sendable {
     package func json(ofSlot slot: DeckSlot) -> ArraySlice<UInt8>? {
         guard nonFiniteNumber == nil, (0..<pageEnds.count).contains(slot.page),
               (0..<layout.slotsPerPage).contains(slot.index) else { return nil }
-        let start = start(ofPage: slot.page)
-        let range = slots[slot.page].range(slot.index)
-        return json[(start + range.lowerBound)..<(start + range.upperBound)]
+        return slots[slot.page].bytes(slot.index, in: json, pageAt: start(ofPage: slot.page))
     }
 
     /// These bytes when they encode `other`, else nil. Cheap when `other`
@@ -305,18 +302,6 @@ package struct EncodedLayout: Sendable {
     /// first), so callers may ask for every line.
     package func json(for other: DeckLayout) -> [UInt8]? {
         other == layout ? json : nil
-    }
-}
-
-extension DeckPage {
-    /// True when both pages have the same title and their slots are one and
-    /// the same array storage, so they are equal without comparing a button;
-    /// false says nothing (equal pages may be stored apart).
-    package func isSameStorage(as other: DeckPage) -> Bool {
-        guard title == other.title, buttons.count == other.buttons.count else { return false }
-        return buttons.withUnsafeBufferPointer { mine in
-            other.buttons.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-        }
     }
 }
 

@@ -5,6 +5,7 @@ Sends one hello with the token and one with the pairing code on the device
 port, and the same over the web listener's WebSocket (ws:// or wss://) when
 a web port is given; prints the types of the replies as JSON.
 """
+import asyncio
 import hashlib
 import json
 import socket
@@ -48,18 +49,27 @@ def exchange(field, value):
 
 
 def web_exchange(field, value):
-    from websockets.sync.client import connect as ws_connect
+    return asyncio.run(web_exchange_async(field, value))
+
+
+async def web_exchange_async(field, value):
+    # The asyncio client, not websockets.sync: the sync client reads on a thread of its own while the caller
+    # writes, and one ssl.SSLSocket used by two threads at once is a race in OpenSSL. Under load (about 1 in
+    # 100 connections) its upgrade request never left the client: deckd's socket had received only the
+    # ClientHello and the Finished (597 bytes), and it closed the silent connection after its 10 s.
+    from websockets.asyncio.client import connect as ws_connect
     scheme = "wss" if mode == "tls" else "ws"
     options = {"ssl": tls_context()} if mode == "tls" else {}
-    with ws_connect(f"{scheme}://{host}:{web_port}/ws", open_timeout=20, **options) as ws:
+    async with ws_connect(f"{scheme}://{host}:{web_port}/ws", open_timeout=20, **options) as ws:
         if mode == "tls":
-            served = hashlib.sha256(ws.socket.getpeercert(binary_form=True)).hexdigest()
+            certificate = ws.transport.get_extra_info("ssl_object").getpeercert(binary_form=True)
+            served = hashlib.sha256(certificate).hexdigest()
             if served != pinned:
                 raise SystemExit(f"pinned {pinned}, served {served}: refusing to send the token")
         hello = {"type": "hello", "id": 1, "protocol": 7, "device": {"name": "netns browser", "kind": "phone"},
                  field: value}
-        ws.send(json.dumps(hello))
-        return json.loads(ws.recv(timeout=20))["type"]
+        await ws.send(json.dumps(hello))
+        return json.loads(await asyncio.wait_for(ws.recv(), 20))["type"]
 
 
 result = {"welcome": exchange("token", token), "paired": exchange("pairingCode", code)}

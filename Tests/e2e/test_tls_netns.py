@@ -73,11 +73,17 @@ class Capture:
         return self.path.read_bytes()
 
 
-def secrets_over_the_wire(namespace, host_address, port, token, code, use_tls, fingerprint, web_port, web_code):
-    args = ["ip", "netns", "exec", namespace, sys.executable, str(CLIENT), host_address, str(port), token, code,
-            "tls" if use_tls else "plain", fingerprint or "-", str(web_port or "-"), web_code or "-"]
+def secrets_over_the_wire(host, namespace, host_address, token, code, use_tls, fingerprint, web_code):
+    args = ["ip", "netns", "exec", namespace, sys.executable, str(CLIENT), host_address, str(host.port), token, code,
+            "tls" if use_tls else "plain", fingerprint or "-", str(host.web_port or "-"), web_code or "-"]
+    started = time.monotonic()
     result = subprocess.run(args, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, f"client in the namespace failed: {result.stdout}{result.stderr}"
+    if result.returncode != 0:
+        # Said whole: what the client saw, how long it took, and what deckd logged (or how it ended).
+        status = host.process.poll()
+        raise AssertionError(
+            f"client in the namespace failed after {time.monotonic() - started:.2f} s: {result.stdout}{result.stderr}\n"
+            f"deckd {'still running' if status is None else f'ended with {status}'}; its log:\n" + "\n".join(host.log))
     return json.loads(result.stdout)
 
 
@@ -104,8 +110,7 @@ def test_token_and_pairing_code_cross_the_veth_only_in_the_clear_without_tls(vet
         web_code, web_token = pairing(host, "browser") if host.web_port else (None, None)
         fingerprint = host.fingerprint_from_log() if use_tls else None
         capture = Capture(interface, tmp_path)
-        outcome = secrets_over_the_wire(namespace, host_address, host.port, token, code_sent, use_tls, fingerprint,
-                                        host.web_port, web_code)
+        outcome = secrets_over_the_wire(host, namespace, host_address, token, code_sent, use_tls, fingerprint, web_code)
         packets = capture.stop(outcome["marker"].encode())
     finally:
         host.stop()

@@ -28,8 +28,9 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
 /// The host's log: one line per event on standard error,
 /// `2026-11-29T16:40:00Z info moved 'Files' 0/1 -> 1/0 by Kim's iPhone`.
 ///
-/// Safe from any thread: a line is written with one `write` under a lock, so
-/// lines from the loop, action runners and the probe never interleave.
+/// Safe from any thread: a line is written with one `write` under a lock (a
+/// loop turn's lines together, up to PIPE_BUF bytes a `write`), so lines
+/// from the loop, action runners and the probe never interleave.
 final class Logger: Sendable {
     let minimum: LogLevel
     private let descriptor: Int32
@@ -55,30 +56,65 @@ final class Logger: Sendable {
         lock.withLock { stamp in
             var line: [UInt8] = []
             line.reserveCapacity(32 + message.utf8.count)
-            line.append(contentsOf: stamp.bytes(for: UTCTime.now()))
-            line.append(0x20)
-            line.append(contentsOf: level.rawValue.utf8)
-            line.append(0x20)
-            Self.appendEscaped(message, to: &line)
-            if line.count > Self.maximumLineBytes {
-                // A backstop for fields no caller cut (LogField): a line stays readable and the log bounded.
-                let whole = line.count
-                line.removeLast(whole - Self.maximumLineBytes)
-                while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }  // not half a character
-                if let last = line.last, last >= 0xC0 { line.removeLast() }
-                let cut = whole - line.count
-                line.append(contentsOf: "… (\(cut) more bytes not logged)".utf8)
-            }
-            line.append(0x0A)
-            line.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, base + offset, buffer.count - offset)
-                    if written < 0 && errno == EINTR { continue }
-                    if written <= 0 { return }
-                    offset += written
+            Self.append(level, message, stamp: stamp.bytes(for: UTCTime.now()), to: &line)
+            writeAll(line)
+        }
+    }
+
+    /// Writes `lines` (a loop turn's) in order, gathered into as few
+    /// `write`s as their size allows: eight devices' edits in one batch were
+    /// eight `write`s between their `ok`s and the reading of their next edits.
+    func log(_ lines: [(level: LogLevel, message: String)]) {
+        lock.withLock { stamp in
+            let bytes = stamp.bytes(for: UTCTime.now())
+            var chunk: [UInt8] = [], line: [UInt8] = []
+            for (level, message) in lines where enabled(level) {
+                line.removeAll(keepingCapacity: true)
+                Self.append(level, message, stamp: bytes, to: &line)
+                // Within PIPE_BUF a pipe takes a write whole, so a reader of the log never sees lines interleaved.
+                if !chunk.isEmpty && chunk.count + line.count > Self.chunkBytes {
+                    writeAll(chunk)
+                    chunk.removeAll(keepingCapacity: true)
                 }
+                chunk += line
+            }
+            writeAll(chunk)
+        }
+    }
+
+    /// How many bytes of lines are gathered before a `write` (PIPE_BUF).
+    static let chunkBytes = 4096
+
+    /// One line, stamped, levelled, escaped, cut at the backstop and ended, at the end of `line`.
+    private static func append(_ level: LogLevel, _ message: String, stamp: [UInt8], to line: inout [UInt8]) {
+        let start = line.count
+        line.append(contentsOf: stamp)
+        line.append(0x20)
+        line.append(contentsOf: level.rawValue.utf8)
+        line.append(0x20)
+        appendEscaped(message, to: &line)
+        if line.count - start > maximumLineBytes {
+            // A backstop for fields no caller cut (LogField): a line stays readable and the log bounded.
+            let whole = line.count - start
+            line.removeLast(whole - maximumLineBytes)
+            while let last = line.last, last & 0xC0 == 0x80 { line.removeLast() }  // not half a character
+            if let last = line.last, last >= 0xC0 { line.removeLast() }
+            let cut = whole - (line.count - start)
+            line.append(contentsOf: "… (\(cut) more bytes not logged)".utf8)
+        }
+        line.append(0x0A)
+    }
+
+    /// Writes all of `bytes`, retrying after a signal; a log that cannot be written is given up.
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
             }
         }
     }

@@ -3,7 +3,7 @@
 /// core. Loop-confined.
 final class PendingLog {
     private let logger: Logger
-    private var lines: [(LogLevel, String)] = []
+    private var lines: [(level: LogLevel, message: String)] = []
 
     init(logger: Logger) {
         self.logger = logger
@@ -15,10 +15,10 @@ final class PendingLog {
         return lines.count == 1
     }
 
-    /// Writes the kept lines in order.
+    /// Writes the kept lines in order (together, in as few `write`s as their size allows).
     func write() {
         let taken = lines
         lines = []
-        for (level, message) in taken { logger.log(level, message) }
+        logger.log(taken)
     }
 }

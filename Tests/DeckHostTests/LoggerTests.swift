@@ -52,6 +52,37 @@ import Testing
         #expect(String(decoding: stamp.bytes(for: 1_796_320_001), as: UTF8.self) == UTCTime.format(1_796_320_001))
     }
 
+    @Test func aTurnsLinesGoOutTogetherAndWholeInWritesOfAtMostPipeBuf() throws {
+        let short = (0..<5).map { (level: LogLevel.info, message: "moved 'A' 0/\($0) -> 1/0 by editor \($0)") }
+        let writes = try written([(.debug, "hidden")] + short)
+        #expect(writes.count == 1)
+        #expect(writes.first?.split(separator: "\n").map { String($0.drop { $0 != " " }.dropFirst()) }
+                == short.map { "info \($0.message)" })
+
+        // 40 lines of ~200 bytes: several writes, each of whole lines and within PIPE_BUF.
+        let long = (0..<40).map { (level: LogLevel.warning, message: "\($0) " + String(repeating: "x", count: 170)) }
+        let chunks = try written(long)
+        #expect(chunks.count > 1)
+        for chunk in chunks {
+            #expect(chunk.utf8.count <= Logger.chunkBytes)
+            #expect(chunk.hasSuffix("\n"))
+        }
+        let lines = chunks.joined().split(separator: "\n")
+        #expect(lines.count == long.count)
+        for (index, line) in lines.enumerated() { #expect(line.hasSuffix("warning \(index) " + String(repeating: "x", count: 170))) }
+    }
+
+    /// Each `write` of `Logger.log(_:)` for `lines`, as a message of a
+    /// SOCK_SEQPACKET socket keeps the bounds of each write.
+    private func written(_ lines: [(level: LogLevel, message: String)]) throws -> [String] {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]) }
+        Logger(minimum: .info, descriptor: ends[1]).log(lines)
+        close(ends[1])
+        return Self.reads(ends[0]).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// `2026-12-03T18:05:00Z ` at the start: digits where digits go, and the separators.
     private static func startsWithStamp(_ line: String) -> Bool {
         let shape = Array("0000-00-00T00:00:00Z ".utf8), bytes = Array(line.utf8.prefix(shape.count))
@@ -66,13 +97,17 @@ import Testing
         defer { close(ends[0]) }
         body(Logger(minimum: .info, descriptor: ends[1]))
         close(ends[1])
-        var bytes: [UInt8] = []
+        return String(decoding: Self.reads(ends[0]).joined(), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// What each `read` of `descriptor` returned, until its end.
+    private static func reads(_ descriptor: Int32) -> [[UInt8]] {
+        var reads: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = read(ends[0], &buffer, buffer.count)
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { return reads }
+            reads.append(Array(buffer[0..<count]))
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

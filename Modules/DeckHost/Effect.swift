@@ -41,10 +41,11 @@ enum Effect: Equatable {
     case layoutTo(ConnectionID)
     /// The committed layout to every client that receives broadcasts.
     case broadcastLayout
-    /// §5, after an edit request (accepted or refused): the committed layout
-    /// to every client that receives broadcasts and to the edit's sender,
-    /// which gets it even as a control client that has not subscribed.
-    case layoutAfterEdit(ConnectionID)
+    /// §5, after edit requests (accepted or refused): the committed layout
+    /// to every client that receives broadcasts and to the edits' senders,
+    /// which get it even as control clients that have not subscribed. A
+    /// scheduler step's outcomes send one (``HostState/scheduled(_:)``).
+    case layoutAfterEdit([ConnectionID])
     /// `{"type":"lock","locked":…}` to every client that receives broadcasts (§6).
     /// Only that: lifting held buttons on a lock is ``liftAllHolds``.
     case broadcastLock(Bool)
@@ -124,7 +125,7 @@ extension Effect {
         switch layout {
         case .none: break
         case .toSender: effects.append(.layoutTo(sender))
-        case .afterEdit: effects.append(.layoutAfterEdit(sender))
+        case .afterEdit: effects.append(.layoutAfterEdit([sender]))
         }
         effects += [.event(.refused(request: request, code: error.code, message: error.message, by: client)),
                     .log(.info, "refused \(request) from \(who): \(error.code.rawValue): \(error.message)")]

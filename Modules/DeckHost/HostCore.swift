@@ -267,9 +267,9 @@ final class HostCore: HostInputSink {
             for session in sessions.values where session.receivesBroadcasts {
                 session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
             }
-        case .layoutAfterEdit(let sender):
+        case .layoutAfterEdit(let senders):
             var lines = FacedLayoutLines()
-            for session in sessions.values where session.receivesBroadcasts || session.connection.id == sender {
+            for session in sessions.values where session.receivesBroadcasts || senders.contains(session.connection.id) {
                 session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
             }
         case .broadcastLock(let locked):

@@ -128,7 +128,37 @@ extension HostState {
                 result += ids.map { .resumeReading($0, because: .throttled) }
             }
         }
+        Self.oneLayoutAfterEdits(&result)
         return result
+    }
+
+    /// The layouts a step's outcomes owe after their edits go out once, with
+    /// the last outcome that owes one, to everyone any of them owed it: only
+    /// the last is current (PROTOCOL.md §5 asks for the current layout after
+    /// the reply). Eight devices' edits finishing in one batch sent each
+    /// device the first edit's layout and then the last's: half the bytes a
+    /// batch wrote to its sockets, and a layout encoded per edit.
+    static func oneLayoutAfterEdits(_ actions: inout [HostAction]) {
+        var owed: [ConnectionID] = [], places: [(action: Int, effect: Int)] = []
+        for (position, action) in actions.enumerated() {
+            guard case .outcome(let outcome, _) = action else { continue }
+            for (index, effect) in outcome.effects.enumerated() {
+                guard case .layoutAfterEdit(let senders) = effect else { continue }
+                owed += senders.filter { !owed.contains($0) }
+                places.append((position, index))
+            }
+        }
+        guard let last = places.last, places.count > 1 else { return }
+        // From the end, so that removing an effect leaves the places before it where they are.
+        for place in places.reversed() {
+            guard case .outcome(var outcome, let written) = actions[place.action] else { continue }
+            if place == last {
+                outcome.effects[place.effect] = .layoutAfterEdit(owed)
+            } else {
+                outcome.effects.remove(at: place.effect)
+            }
+            actions[place.action] = .outcome(outcome, written: written)
+        }
     }
 
     /// What an entry whose write failed does instead of its effects.

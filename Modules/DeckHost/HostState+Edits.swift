@@ -41,13 +41,13 @@ extension HostState {
         guard let change, let state = next else {
             // Nothing to change (a move onto its own slot, clearing an empty
             // slot): `ok` with the current revision, and still the layout (§5).
-            return .commit(Commit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit(id),
+            return .commit(Commit(Outcome([.ok(id, message.id, withRevision: true), .layoutAfterEdit([id]),
                                            .log(.debug, "\(message.kind.rawValue)\(byline(id)) changed nothing")]), sender: id))
         }
         live.accept(state)
         let (event, text) = change.describe(revision: state.revision, by: sessions[id]?.info)
         return .commit(Commit(Outcome(live: state,
-                                      [.ok(id, message.id, withRevision: true), .layoutAfterEdit(id), .event(event),
+                                      [.ok(id, message.id, withRevision: true), .layoutAfterEdit([id]), .event(event),
                                        .log(.info, text + byline(id))],
                                       ifWriteFails: [.refuse(id, message.id, request: message.kind.rawValue)]),
                               writeReason: message.kind.rawValue, editor: id, sender: id))

@@ -105,6 +105,35 @@ struct HostRulesCommitTests {
         #expect(host.live.head == second.state)
     }
 
+    @Test func theEditsOfOneBatchSendOneLayoutAfterTheirRepliesToEveryoneTheyOwedIt() throws {
+        var host = try R.host()
+        let first = Self.set(&host, "A", at: 7, by: R.phone)
+        _ = host.process(Self.finished([Self.receipt(first.state, generation: 1)]))
+        // The phone is awaited: the tablet's edit waits for the phone's, and both go as one batch.
+        let tablets = Self.set(&host, "B", at: 8, by: R.tablet, request: "b")
+        let phones = Self.set(&host, "C", at: 9, by: R.phone, request: 2)
+        #expect(phones.actions.first == .writeBatch([tablets.entry, phones.entry]))
+        let actions = host.process(Self.finished([Self.receipt(tablets.state, generation: 2),
+                                                  Self.receipt(phones.state, generation: 3)]))
+        let effects = Self.outcomes(actions).map(\.effects)
+        try #require(effects.count == 2)
+        let layouts = effects.map { $0.filter { if case .layoutAfterEdit = $0 { true } else { false } } }
+        // The tablet's reply, and no layout yet; then the phone's reply and the one layout, owed to both.
+        #expect(effects[0].first == .ok(R.tablet, "b", withRevision: true) && layouts[0].isEmpty)
+        #expect(Array(effects[1].prefix(2)) == [.ok(R.phone, 2, withRevision: true), .layoutAfterEdit([R.tablet, R.phone])])
+        #expect(layouts[1].count == 1)
+        // Everything else each outcome does is still there, in its order.
+        #expect(effects[0].count == 3 && effects[1].count == 4)
+    }
+
+    @Test func aLoneOutcomeKeepsItsLayoutWhereItIs() {
+        let lone = Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]), .log(.info, "moved")])
+        var actions: [HostAction] = [.outcome(lone, written: nil), .perform(.broadcastLayout)]
+        let before = actions
+        HostState.oneLayoutAfterEdits(&actions)
+        #expect(actions == before)
+    }
+
     @Test func aBatchHeldForADeviceGoesWhenThatDeviceSendsItsNextEdit() throws {
         var host = try R.host()
         let first = Self.set(&host, "A", at: 7, by: R.phone)

@@ -18,7 +18,7 @@ struct HostRulesEditTests {
         #expect(host.live.committed.revision == 5)  // committed only once durable
         #expect(actions == [
             .commit(Commit(Outcome(live: head, [
-                .ok(R.phone, 1, withRevision: true), .layoutAfterEdit(R.phone),
+                .ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]),
                 .event(.set(page: 0, index: 7, button: "New", replaced: nil, revision: 6, by: R.kim)),
                 .log(.info, "set 'New' at 0/7 by kim"),
             ], ifWriteFails: [.refuse(R.phone, 1, request: "setButton")]), writeReason: "setButton", editor: R.phone, sender: R.phone)),
@@ -40,7 +40,7 @@ struct HostRulesEditTests {
         let actions = host.handle(.request(R.phone, R.message(.setButton(page: 0, index: 0, button: R.files))))
         #expect(host.live.head.revision == 5)
         #expect(actions == [
-            .commit(Commit(Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit(R.phone),
+            .commit(Commit(Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]),
                                     .log(.debug, "setButton by kim changed nothing")]), sender: R.phone)),
             .heard(R.phone),
         ])
@@ -50,7 +50,7 @@ struct HostRulesEditTests {
         var host = try R.host()
         let actions = host.handle(.request(R.tablet, R.message(.clearButton(page: 0, index: 9, expecting: nil), id: "c")))
         #expect(actions == [
-            .commit(Commit(Outcome([.ok(R.tablet, "c", withRevision: true), .layoutAfterEdit(R.tablet),
+            .commit(Commit(Outcome([.ok(R.tablet, "c", withRevision: true), .layoutAfterEdit([R.tablet]),
                                     .log(.debug, "clearButton by lee changed nothing")]), sender: R.tablet)),
             .heard(R.tablet),
         ])
@@ -63,7 +63,7 @@ struct HostRulesEditTests {
         #expect(head.layout.button(page: 0, index: 1) == nil && head.revision == 6)
         #expect(actions == [
             .commit(Commit(Outcome(live: head, [
-                .ok(R.phone, 1, withRevision: true), .layoutAfterEdit(R.phone),
+                .ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]),
                 .event(.clear(page: 0, index: 1, button: "Term", revision: 6, by: R.kim)),
                 .log(.info, "cleared 'Term' at 0/1 by kim"),
             ], ifWriteFails: [.refuse(R.phone, 1, request: "clearButton")]), writeReason: "clearButton", editor: R.phone,
@@ -94,7 +94,7 @@ struct HostRulesEditTests {
                                                                           button: R.next))))
         #expect(host.live.head.revision == 5)
         #expect(actions == [
-            .commit(Commit(Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit(R.phone),
+            .commit(Commit(Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]),
                                     .log(.debug, "moveButton by kim changed nothing")]), sender: R.phone)),
             .heard(R.phone),
         ])
@@ -201,7 +201,7 @@ struct HostRulesEditTests {
             Issue.record("expected error \(code), got \(entry.outcome.effects)")
             return
         }
-        #expect(entry.outcome.effects[1] == .layoutAfterEdit(R.phone))
+        #expect(entry.outcome.effects[1] == .layoutAfterEdit([R.phone]))
         #expect(entry.writeReason == nil && entry.outcome.live == nil && actions.last == .heard(R.phone))
     }
 

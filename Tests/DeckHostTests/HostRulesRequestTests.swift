@@ -114,7 +114,7 @@ struct HostRulesRequestTests {
         var host = try R.host()
         let error = ProtocolError(.invalid, "press: the button breaks a rule", id: 3, type: "press")
         let effects = try #require(R.commit(host.handle(.refusedLine(R.phone, error)))).outcome.effects
-        #expect(!effects.contains(.layoutAfterEdit(R.phone)) && !effects.contains(.layoutTo(R.phone)))
+        #expect(!effects.contains(.layoutAfterEdit([R.phone])) && !effects.contains(.layoutTo(R.phone)))
     }
 
     @Test func aRefusalBeforeHelloNamesThePeer() throws {

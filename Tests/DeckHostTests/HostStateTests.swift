@@ -201,7 +201,7 @@ struct EffectTests {
         let expectedLayout: [Effect] = switch layout {
         case .none: []
         case .toSender: [.layoutTo(sender)]
-        case .afterEdit: [.layoutAfterEdit(sender)]
+        case .afterEdit: [.layoutAfterEdit([sender])]
         }
         #expect(effects == [.send(sender, Self.error.reply)] + expectedLayout + [
             .event(.refused(request: "press", code: .locked, message: "the host is locked", by: Fixture.kim)),

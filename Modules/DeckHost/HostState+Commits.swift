@@ -139,6 +139,10 @@ extension HostState {
     /// device the first edit's layout and then the last's: half the bytes a
     /// batch wrote to its sockets, and a layout encoded per edit.
     static func oneLayoutAfterEdits(_ actions: inout [HostAction]) {
+        // A lone outcome (one device's edit) keeps its effects as they are, and costs no copy of them.
+        var outcomes = 0
+        for action in actions { if case .outcome = action { outcomes += 1 } }
+        guard outcomes > 1 else { return }
         var owed: [ConnectionID] = [], places: [(action: Int, effect: Int)] = []
         for (position, action) in actions.enumerated() {
             guard case .outcome(let outcome, _) = action else { continue }

@@ -57,7 +57,7 @@ final class Logger: Sendable {
             var line: [UInt8] = []
             line.reserveCapacity(32 + message.utf8.count)
             Self.append(level, message, stamp: stamp.bytes(for: UTCTime.now()), to: &line)
-            writeAll(line)
+            writeAll(line[...])
         }
     }
 
@@ -67,18 +67,19 @@ final class Logger: Sendable {
     func log(_ lines: [(level: LogLevel, message: String)]) {
         lock.withLock { stamp in
             let bytes = stamp.bytes(for: UTCTime.now())
-            var chunk: [UInt8] = [], line: [UInt8] = []
+            var chunk: [UInt8] = []
+            // Room for the usual turn's lines at once (a line is its message, a stamp and a level).
+            chunk.reserveCapacity(min(lines.reduce(0) { $0 + 32 + $1.message.utf8.count }, Self.chunkBytes + 64))
             for (level, message) in lines where enabled(level) {
-                line.removeAll(keepingCapacity: true)
-                Self.append(level, message, stamp: bytes, to: &line)
+                let start = chunk.count
+                Self.append(level, message, stamp: bytes, to: &chunk)
                 // Within PIPE_BUF a pipe takes a write whole, so a reader of the log never sees lines interleaved.
-                if !chunk.isEmpty && chunk.count + line.count > Self.chunkBytes {
-                    writeAll(chunk)
-                    chunk.removeAll(keepingCapacity: true)
+                if start > 0 && chunk.count > Self.chunkBytes {
+                    writeAll(chunk[..<start])
+                    chunk.removeFirst(start)
                 }
-                chunk += line
             }
-            writeAll(chunk)
+            writeAll(chunk[...])
         }
     }
 
@@ -106,7 +107,7 @@ final class Logger: Sendable {
     }
 
     /// Writes all of `bytes`, retrying after a signal; a log that cannot be written is given up.
-    private func writeAll(_ bytes: [UInt8]) {
+    private func writeAll(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0

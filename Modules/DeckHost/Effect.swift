@@ -44,7 +44,7 @@ enum Effect: Equatable {
     /// §5, after edit requests (accepted or refused): the committed layout
     /// to every client that receives broadcasts and to the edits' senders,
     /// which get it even as control clients that have not subscribed. A
-    /// scheduler step's outcomes send one (``HostState/scheduled(_:)``).
+    /// scheduler step's outcomes send one (``HostState/oneLayoutAfterEdits(_:)``).
     case layoutAfterEdit([ConnectionID])
     /// `{"type":"lock","locked":…}` to every client that receives broadcasts (§6).
     /// Only that: lifting held buttons on a lock is ``liftAllHolds``.

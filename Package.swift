@@ -192,7 +192,7 @@ let package = Package(
                     path: "Tests/DeckSnapshotsTests", swiftSettings: strict),
         .testTarget(name: "DeckProfilesTests", dependencies: ["DeckProfiles", "DeckControl", "DeckTestSupport"],
                     path: "Tests/DeckProfilesTests", exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckTestSupport", "deck-bench"],
+        .testTarget(name: "DeckBenchTests", dependencies: ["DeckBench", "DeckProfiles", "DeckTestSupport", "deck-bench"],
                     path: "Tests/DeckBenchTests", swiftSettings: strict),
         .testTarget(name: "DeckPluginKitTests", dependencies: ["DeckPluginKit", "DeckModel", "DeckTestSupport"],
                     path: "Tests/DeckPluginKitTests", swiftSettings: strict),

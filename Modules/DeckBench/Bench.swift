@@ -21,13 +21,18 @@ package final class Bench {
     package let largeYAML: [UInt8]
     package let large: DeckProfile
 
+    /// The desk profile the edit figures serve: 4 pages of the large profile's buttons.
+    package static var deskProfile: String {
+        GeneratedProfiles.large(pages: 4).replacingOccurrences(of: "name: large", with: "name: desk")
+    }
+
     package init(options: BenchOptions) throws {
         self.options = options
         plan = options.quick ? .quick : .full
         if let folder = options.workFolder { setenv("TMPDIR", folder, 1) }
         work = try TemporaryDirectory(prefix: "bench")
         machine = Machine.current(folder: work.path)
-        deskYAML = GeneratedProfiles.large(pages: 4).replacingOccurrences(of: "name: large", with: "name: desk")
+        deskYAML = Self.deskProfile
         desk = try DeckProfile.parse(deskYAML, file: "desk.yaml")
         largeYAML = Array(GeneratedProfiles.large(pages: plan.largePages).utf8)
         large = try DeckProfile.parse(largeYAML, file: "large.yaml")

@@ -20,15 +20,8 @@ public enum BenchCommand {
             try? FileHandle.standardError.write(contentsOf: Data("deck-bench: \(error)\n".utf8))
             return 2
         }
-        if let path = options.largeProfile {
-            do {
-                try GeneratedProfiles.large().write(toFile: path, atomically: true, encoding: .utf8)
-                return 0
-            } catch {
-                try? FileHandle.standardError.write(contentsOf: Data("deck-bench: cannot write \(path): \(error)\n".utf8))
-                return 1
-            }
-        }
+        if let path = options.largeProfile { return write(GeneratedProfiles.large(), to: path) }
+        if let path = options.deskProfile { return write(Bench.deskProfile, to: path) }
         do {
             let start = BenchClock.now()
             let date = Date()
@@ -45,5 +38,27 @@ public enum BenchCommand {
             try? FileHandle.standardError.write(contentsOf: Data("deck-bench: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// Writes a generated profile for profiling deckd by hand: 0, or 1 with why.
+    private static func write(_ profile: String, to path: String) -> Int32 {
+        do {
+            try profile.write(toFile: path, atomically: true, encoding: .utf8)
+            return 0
+        } catch {
+            try? FileHandle.standardError.write(contentsOf: Data("deck-bench: cannot write \(path): \(reason(error))\n".utf8))
+            return 1
+        }
+    }
+
+    /// The system's words for why a write failed ("No such file or directory"),
+    /// not Foundation's whole error dictionary.
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return error.localizedDescription
     }
 }

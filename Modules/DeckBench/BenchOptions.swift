@@ -13,9 +13,12 @@ package struct BenchOptions: Sendable, Equatable {
     package var only: Set<String>?
     /// Write the large profile here and stop (to profile deckd by hand).
     package var largeProfile: String?
+    /// Write the desk profile (the edit figures' own) here and stop.
+    package var deskProfile: String?
 
     package static let usage = """
-        usage: deck-bench [--quick] [--only PART,…] [--output FILE] [--products DIR] [--work DIR] [--large-profile FILE]
+        usage: deck-bench [--quick] [--only PART,…] [--output FILE] [--products DIR] [--work DIR]
+                          [--large-profile FILE | --desk-profile FILE]
 
         Measures deckd against the floors of this machine and prints a table.
           --quick          a few repetitions of everything, to check that it runs (figures unstable)
@@ -24,6 +27,8 @@ package struct BenchOptions: Sendable, Equatable {
           --products DIR   where deckd and deckctl are (default: beside deck-bench)
           --work DIR       where to make temporary folders, on the disk to measure (default $TMPDIR or /tmp)
           --large-profile FILE  only write the generated 1,000-page profile to FILE (to profile deckd by hand)
+          --desk-profile FILE   only write the 4-page desk profile the edit figures use to FILE
+                                (for Support/profiling/edits.py and callgrind-edits.sh)
         """
 
     /// What the arguments ask for: options to run with, or the help text.
@@ -54,6 +59,7 @@ package struct BenchOptions: Sendable, Equatable {
             case "--products": options.products = try value(argument)
             case "--work": options.workFolder = try value(argument)
             case "--large-profile": options.largeProfile = try value(argument)
+            case "--desk-profile": options.deskProfile = try value(argument)
             case "--only":
                 let parts = Set(try value(argument).split(separator: ",").map(String.init))
                 if let unknown = parts.first(where: { !Bench.sections.contains($0) }) {
@@ -62,6 +68,9 @@ package struct BenchOptions: Sendable, Equatable {
                 options.only = parts
             default: throw .setup("unknown argument '\(argument)'; see deck-bench --help")
             }
+        }
+        if options.largeProfile != nil && options.deskProfile != nil {
+            throw .setup("--large-profile and --desk-profile each write one profile and stop: give one of them")
         }
         return .run(options)
     }

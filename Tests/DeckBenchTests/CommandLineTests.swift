@@ -1,4 +1,5 @@
 @testable import DeckBench
+import DeckProfiles
 import DeckTestSupport
 import Foundation
 import Testing
@@ -19,6 +20,22 @@ struct CommandLineTests {
         only.only = ["edits", "start"]
         #expect(try BenchOptions.parse(["--only", "edits,start"]) == .run(only))
         #expect(throws: BenchError.self) { try BenchOptions.parse(["--only", "edits,speed"]) }
+        var desk = BenchOptions()
+        desk.deskProfile = "desk.yaml"
+        #expect(try BenchOptions.parse(["--desk-profile", "desk.yaml"]) == .run(desk))
+        #expect(throws: BenchError.self) { try BenchOptions.parse(["--desk-profile", "a.yaml", "--large-profile", "b.yaml"]) }
+    }
+
+    @Test("--desk-profile writes the profile the edit figures serve, and it loads")
+    func deskProfile() throws {
+        let folder = try TemporaryDirectory(prefix: "bench-desk")
+        let path = folder.path + "/desk.yaml"
+        #expect(BenchCommand.main(["--desk-profile", path]) == 0)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written == Bench.deskProfile)
+        let profile = try DeckProfile.parse(written, file: "desk.yaml")
+        #expect(profile.name == "desk" && profile.layout.pages.count >= 4)
+        #expect(BenchCommand.main(["--desk-profile", folder.path + "/no/such/folder/desk.yaml"]) == 1)
     }
 
     @Test("the port in deckd's ready line")

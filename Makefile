@@ -24,6 +24,8 @@ APT_PACKAGES += libpulse-dev pulseaudio pulseaudio-utils
 APT_PACKAGES += libsystemd-dev dbus-daemon python3-dbus python3-gi
 # DeckDBus (sd-bus) and Tests/DeckDBusTests: a private dbus-daemon per test and peer.py on Debian's python3-dbus and GLib.
 APT_PACKAGES += libsystemd-dev dbus-daemon python3-dbus python3-gi
+# Support/profiling/callgrind-edits.sh (and its e2e test): valgrind's callgrind and callgrind_control.
+APT_PACKAGES += valgrind
 # The obs plugin's WebSocket client (wslay, nettle) needs nothing new; make test-obs's real OBS is below (OBS_APT_PACKAGES).
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Release builds (make install, make bench) link the Swift runtime statically:

@@ -47,4 +47,16 @@ struct PageReadings<Entry> {
 
     /// Every entry, in page order.
     var all: [Entry] { entries.flatMap { $0 } }
+
+    /// What `pick` makes of each entry it keeps, in page order; the entries
+    /// it passes over are not copied (as ``all`` copies every one).
+    func picking<Picked>(_ pick: (Entry) -> Picked?) -> [Picked] {
+        var picked: [Picked] = []
+        for page in entries.indices {
+            for index in entries[page].indices {
+                if let kept = pick(entries[page][index]) { picked.append(kept) }
+            }
+        }
+        return picked
+    }
 }

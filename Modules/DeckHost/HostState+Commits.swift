@@ -140,9 +140,7 @@ extension HostState {
     /// batch wrote to its sockets, and a layout encoded per edit.
     static func oneLayoutAfterEdits(_ actions: inout [HostAction]) {
         // A lone outcome (one device's edit) keeps its effects as they are, and costs no copy of them.
-        var outcomes = 0
-        for action in actions { if case .outcome = action { outcomes += 1 } }
-        guard outcomes > 1 else { return }
+        guard actions.count(where: { if case .outcome = $0 { true } else { false } }) > 1 else { return }
         var owed: [ConnectionID] = [], places: [(action: Int, effect: Int)] = []
         for (position, action) in actions.enumerated() {
             guard case .outcome(let outcome, _) = action else { continue }

@@ -53,12 +53,7 @@ final class Logger: Sendable {
     /// line break, a command's output) are escaped, so nobody can forge lines.
     func log(_ level: LogLevel, _ message: String) {
         guard enabled(level) else { return }
-        lock.withLock { stamp in
-            var line: [UInt8] = []
-            line.reserveCapacity(32 + message.utf8.count)
-            Self.append(level, message, stamp: stamp.bytes(for: UTCTime.now()), to: &line)
-            writeAll(line[...])
-        }
+        log([(level, message)])
     }
 
     /// Writes `lines` (a loop turn's) in order, gathered into as few

@@ -16,6 +16,7 @@ the same run where it has one:
 
 Prints a table and writes bench/web-results.json. Reports only: it never fails on a slow machine."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -163,47 +164,66 @@ def floor_web_root(root):
     return web
 
 
-def first_draw_against_floor(page, host):
-    """Page load → first layout of the deck and of the floor page, alternating, the cache off,
-    each from a blank page (as first_draw). The floor marks its draw the same way, one frame
-    after writing the text, as the deck marks it after drawing."""
+def first_layouts(page, urls, loads):
+    """Page load → first layout (s) of each of `urls` ({name: url}), in turn `loads` times, the cache
+    off, each from a blank page (as first_draw). Every page marks `deck:first-layout` as the deck does."""
     page.call("Network.enable")
     page.call("Network.setCacheDisabled", {"cacheDisabled": True})
-    deck, floor_times = [], []
-    for _ in range(max(15, ROUNDS)):
-        for url, times in ((host.url, deck), (host.url + "floor/index.html", floor_times)):
+    times = {name: [] for name in urls}
+    for _ in range(loads):
+        for name, url in urls.items():
             page.goto("about:blank")
             page.wait("location.href === 'about:blank' && document.readyState === 'complete'", what="a blank page")
             page.goto(url)
             page.wait("performance.getEntriesByName('deck:first-layout').length > 0", what=f"the first layout of {url}")
-            times.append(page.js("performance.getEntriesByName('deck:first-layout')[0].startTime") / 1000)
-    return deck, floor_times
+            times[name].append(page.js("performance.getEntriesByName('deck:first-layout')[0].startTime") / 1000)
+    return times
+
+
+def first_draw_against_floor(page, host):
+    """Page load → first layout of the deck and of the floor page, alternating. The floor marks its
+    draw the same way, one frame after writing the text, as the deck marks it after drawing."""
+    times = first_layouts(page, {"deck": host.url, "floor": host.url + "floor/index.html"}, max(15, ROUNDS))
+    return times["deck"], times["floor"]
+
+
+@contextlib.contextmanager
+def floor_host(bindir, prefix, extend=None):
+    """A deckd on LAYOUT serving a copy of the app with /floor/ (and what `extend(web)` adds to the
+    copy) from a temporary folder; this process's hosts serve that copy until it ends."""
+    app = conftest.APP
+    try:
+        with tempfile.TemporaryDirectory(prefix=prefix) as root:
+            web = floor_web_root(root)
+            if extend:
+                extend(web)
+            conftest.APP = web
+            host = Host(bindir, root, layout=LAYOUT)
+            try:
+                if not host.web:
+                    raise SystemExit("unsupported: this deckd has no --web; the web figures need its own listener")
+                yield host
+            finally:
+                host.stop()
+    finally:
+        conftest.APP = app  # the copy goes with the folder: later hosts serve the app itself
 
 
 def main():
     bindir = Path(os.environ.get("DECK_BIN", ".build/release"))
     browser = Browser()
     results = {}
-    app = conftest.APP
     try:
-        with tempfile.TemporaryDirectory(prefix="deck-web-bench-") as root:
-            conftest.APP = floor_web_root(root)  # this process's hosts serve the copy with /floor/
-            host = Host(bindir, root, layout=LAYOUT)
-            try:
-                if not host.web:
-                    raise SystemExit("unsupported: this deckd has no --web; the web figures need its own listener")
-                page = browser.new_page()
-                page.goto(host.url)
-                page.wait("document.querySelector('[data-connection]')?.dataset.connection === 'connected'")
-                deck = Deck(page)
-                frames = lift_frames(page, deck)
-                taps = tap_to_started(host, page, deck)
-                cdp, ws, spawn = floor(page, host)
-                draws, weight = first_draw(page, host)
-                deck_draws, floor_draws = first_draw_against_floor(page, host)
-            finally:
-                host.stop()
-                conftest.APP = app  # the copy goes with the folder: later hosts serve the app itself
+        with floor_host(bindir, "deck-web-bench-") as host:
+            page = browser.new_page()
+            page.goto(host.url)
+            page.wait("document.querySelector('[data-connection]')?.dataset.connection === 'connected'")
+            deck = Deck(page)
+            frames = lift_frames(page, deck)
+            taps = tap_to_started(host, page, deck)
+            cdp, ws, spawn = floor(page, host)
+            draws, weight = first_draw(page, host)
+            deck_draws, floor_draws = first_draw_against_floor(page, host)
         faces = bench_faces.run(browser, bindir, ROUNDS)
     finally:
         browser.close()

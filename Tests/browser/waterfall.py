@@ -6,10 +6,11 @@ Network events, on the same clock as the navigation), and where the renderer's
 main thread spent the load (one CDP trace, `devtools.timeline`: script
 compile and evaluation, style, layout, paint, HTML parsing, idle).
 
-    DECK_BIN=.build/release python3 Tests/browser/waterfall.py [LOADS] [--floor] [--json FILE]
+    DECK_BIN=.build/release python3 Tests/browser/waterfall.py [LOADS] [--floor | --one-module] [--json FILE]
 
 Prints the median of each figure over LOADS loads (8 unless given), files in
-the order they were requested; --floor measures bench.py's floor page instead.
+the order they were requested; --floor measures bench.py's floor page instead,
+--one-module the first draw from one module (one_module.py).
 A reading aid for docs/performance.md, not a figure of `make bench`."""
 
 import json
@@ -17,15 +18,13 @@ import os
 import queue
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import bench  # noqa: E402
-import conftest  # noqa: E402
+import one_module  # noqa: E402
 from cdp import Browser  # noqa: E402
-from conftest import Host  # noqa: E402
 
 # Resource Timing of every file but the WebSocket, in ms from the navigation's start.
 RESOURCES = """(() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
@@ -153,30 +152,22 @@ def main_thread(page, url):
 def main():
     args = sys.argv[1:]
     floor = "--floor" in args
+    variant = "--one-module" in args
     out = args[args.index("--json") + 1] if "--json" in args else None
     counts = [a for a in args if a.isdigit()]
     loads = int(counts[0]) if counts else 8
     bindir = Path(os.environ.get("DECK_BIN", ".build/release"))
     browser = Browser()
-    app = conftest.APP
     try:
-        with tempfile.TemporaryDirectory(prefix="deck-waterfall-") as root:
-            conftest.APP = bench.floor_web_root(root)
-            host = Host(bindir, root, layout=bench.LAYOUT)
-            try:
-                if not host.web:
-                    raise SystemExit("unsupported: this deckd has no --web; the waterfall needs its own listener")
-                url = host.url + ("floor/index.html" if floor else "")
-                page = browser.new_page()
-                page.call("Network.enable")
-                page.call("Network.setCacheDisabled", {"cacheDisabled": True})
-                page.call("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_CLOCK})
-                load(page, url)  # the first load warms deckd's file cache and Chromium's process
-                runs = [load(page, url) for _ in range(loads)]
-                busy = main_thread(page, url)
-            finally:
-                host.stop()
-                conftest.APP = app
+        with bench.floor_host(bindir, "deck-waterfall-", one_module.one_module_variant if variant else None) as host:
+            url = host.url + ("floor/index.html" if floor else f"{one_module.VARIANT}/index.html" if variant else "")
+            page = browser.new_page()
+            page.call("Network.enable")
+            page.call("Network.setCacheDisabled", {"cacheDisabled": True})
+            page.call("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_CLOCK})
+            load(page, url)  # the first load warms deckd's file cache and Chromium's process
+            runs = [load(page, url) for _ in range(loads)]
+            busy = main_thread(page, url)
     finally:
         browser.close()
     med = statistics.median

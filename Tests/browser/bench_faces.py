@@ -8,7 +8,8 @@ run as the other web figures:
   package) to a blank page, to the first animation frame after it arrived
   (target ≤ 2×). Both sides are wall-clock times (Python's time.time() and
   the page's performance.timeOrigin + now()) on one machine, so both carry
-  the same small offset between the two clocks;
+  the same small offset between the two clocks. Both wait PAUSE between
+  rounds, so that each message finds a page at rest (below);
 - 100 faces changing at 20 Hz each (the plugin's `storm`): dropped frames
   in a CDP trace of 5 s (DroppedFrame events, next to the frames drawn;
   target none at 60 fps) and deckd's CPU time over the same 5 s as a share
@@ -31,6 +32,13 @@ PLUGINS = Path(__file__).resolve().parent / "plugins"
 STORM_BUTTONS = 100
 STORM_HZ = 20
 TRACE_SECONDS = 5
+# Samples of setState → painted at least (a tap's ROUNDS may be fewer).
+PAINT_ROUNDS = 40
+# Between rounds, for the deck and its floor alike: long enough that the page has stopped asking for
+# frames (30 ms after a paint it still was here, 60 ms after no longer), as a press finds a deck at
+# rest. Sooner, the next frame is the clock's next tick, up to ~17 ms later depending on where in the
+# frame the message lands, and a floor paced by its own frame callbacks lands at the same place each round.
+PAUSE = 0.1
 
 
 def toggle_layout(log):
@@ -87,7 +95,7 @@ def set_state_to_painted(browser, bindir, rounds):
                     device.send({"type": "press", "id": 10 + i, "page": 0, "index": 0})
                     device.next(lambda m: m.get("id") == 10 + i)
                     page.wait(f"window.__painted.length >= {i + 1}", what="the face painted")
-                    time.sleep(0.03)
+                    time.sleep(PAUSE)
             painted = page.js("window.__painted")
             page.close()
         finally:
@@ -114,7 +122,7 @@ def websocket_floor(browser, message, rounds):
             const s = new WebSocket('ws://127.0.0.1:{port}/'); const out = [];
             s.onopen = () => s.send('go');
             s.onmessage = () => requestAnimationFrame(() => {{ out.push(performance.timeOrigin + performance.now());
-                if (out.length >= {rounds}) {{ s.close(); resolve(out); }} else setTimeout(() => s.send('go'), 30); }});
+                if (out.length >= {rounds}) {{ s.close(); resolve(out); }} else setTimeout(() => s.send('go'), {PAUSE * 1000}); }});
           }})""")
         page.close()
         server.shutdown()
@@ -176,6 +184,7 @@ def storm(browser, bindir):
 
 def run(browser, bindir, rounds):
     """Every face figure; a dict for bench/web-results.json."""
+    rounds = max(PAINT_ROUNDS, rounds)
     painted = set_state_to_painted(browser, bindir, rounds)
     sample = json.dumps({"type": "buttonFace", "page": 0, "index": 0, "title": None, "state": "b", "image": None, "flash": None})
     floor = websocket_floor(browser, sample, rounds)

@@ -3,7 +3,8 @@
 `send` button it writes each message of `settings.send` with the pressed
 button's page and index (unless the message has its own `page` or `for`);
 a `toggle` button moves its own face to the next of `settings.states`
-(writing `TIME STATE` to `settings.log` just before, TIME: time.time());
+(then writing `TIME STATE` to `settings.log`, TIME: time.time() just before
+the send);
 a `storm` button starts (or stops) flipping every `storm` button between
 the states `a` and `b`, `settings.hz` times a second each; each flip's
 send time goes to the file `settings.log` names, one line
@@ -43,10 +44,12 @@ def handle(event):
             states = settings.get("states", ["a", "b"])
             slot = (button["page"], button["index"])
             toggled[slot] = (toggled.get(slot, 0) + 1) % len(states)  # it starts on the first, state 0
+            # The time just before the line goes out; the log is written after it, out of the timed path.
+            sent = time.time()
+            send({"type": "setState", "page": slot[0], "index": slot[1], "state": states[toggled[slot]]})
             if settings.get("log"):
                 with open(settings["log"], "a") as log:
-                    log.write(f"{time.time():.6f} {states[toggled[slot]]}\n")
-            send({"type": "setState", "page": slot[0], "index": slot[1], "state": states[toggled[slot]]})
+                    log.write(f"{sent:.6f} {states[toggled[slot]]}\n")
         elif event.get("command") == "storm":
             if storm:
                 if storm["log"]:

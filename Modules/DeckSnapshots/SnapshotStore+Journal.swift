@@ -170,8 +170,9 @@ extension SnapshotStore {
         return bytes
     }
 
-    /// A record found damaged when read in full: it and everything after it
-    /// in its segment are set aside, as a scan would have.
+    /// A record whose checksum no longer matches when read again (it changed
+    /// on disk after the scan): it and everything after it in its segment are
+    /// set aside, as the next start's scan would.
     func cutRecord(_ folder: String, _ location: JournalLocation, reason: String, state: inout StoreState) -> SnapshotNotice {
         let path = filePath(folder, name: location.segment)
         let at = location.offset - JournalFormat.recordHeaderSize
@@ -188,6 +189,47 @@ extension SnapshotStore {
             state.journals[folder] = appender
         }
         return notice
+    }
+
+    /// A record whose checksum matches but whose document is refused (or
+    /// whose edits go through such a record, or through no earlier record of
+    /// its segment): its bytes are what was written, so cutting the segment
+    /// there would only take the intact records after it along — including,
+    /// when an old generation is read, the one the host resumed, so that the
+    /// next start would resume an older one. Only `generations` leave the
+    /// history (for this store's life: a restart refuses them again when it
+    /// reads them), and the record's bytes are copied once to
+    /// `SEGMENT-OFFSET.corrupt`, the segment left as it is.
+    ///
+    /// `generations`: the asked generation, then each whose edits the walk
+    /// went through down to the refused record's own, last.
+    func refuseRecord(_ folder: String, _ location: JournalLocation, generations: [Int], reason: String,
+                      state: inout StoreState) -> SnapshotNotice {
+        for generation in generations { state.histories[folder]?.remove(generation) }
+        // The next record starts whole, so no chain of this store's goes through a refused record.
+        state.chains[folder] = nil
+        let at = location.offset - JournalFormat.recordHeaderSize
+        let label = "journal \(folder)/\(location.segment)"
+        let own = generations.last ?? 0
+        let refused = generations.count == 1 ? "generation \(own) is refused"
+            : "generation \(own) and the \(generations.count - 1) whose edits go through it (up to generation "
+                + "\(generations.max() ?? own)) are refused"
+        var message = "\(label) has a record whose document is refused (\(reason)) at byte offset \(at); "
+            + refused + "; the other records of the segment stay"
+        let kept = "\(location.segment)-\(at).corrupt"
+        if Disk.exists(filePath(folder, name: kept)) {
+            message += "; kept as \(kept)"
+        } else {
+            do throws(SnapshotError) {
+                guard let bytes = try readRecord(folder, location), !bytes.isEmpty else { throw .invalidEntry("the record is gone") }
+                try Disk.replaceDurably(folder: folderPath(folder), name: kept, bytes: bytes)
+                message += "; kept as \(kept)"
+            } catch {
+                message += " (not kept: \(error))"
+            }
+        }
+        return SnapshotNotice(kind: .corrupt, profile: ProfileFolderName.decode(folder), generation: generations.first,
+                              message: message)
     }
 
     /// Keeps the refused bytes as `SEGMENT-OFFSET.corrupt`, then truncates the segment to its good records.

@@ -28,6 +28,11 @@ private enum Verdict<Value> {
 }
 
 /// A generation loaded from its file or record: intact, or set aside with this notice.
+extension SnapshotStore {
+    /// Why a record read again is cut with the rest of its segment.
+    static let changedOnDisk = "a record whose checksum no longer matches (it changed on disk after the segment was read)"
+}
+
 enum Loaded {
     case intact(Snapshot)
     case damaged(SnapshotNotice)
@@ -105,13 +110,19 @@ extension SnapshotStore {
                         state.histories[folder]?.remove(generation)
                     }
                 } else if let record = state.histories[folder]?.records[generation] {
-                    switch try recordHeader(folder: folder, record, profile: profile, generation: generation) {
+                    guard let bytes = try readRecord(folder, record) else {
+                        state.histories[folder]?.remove(generation)
+                        continue
+                    }
+                    guard !bytes.isEmpty else {
+                        listing.notices.append(cutRecord(folder, record, reason: Self.changedOnDisk, state: &state))
+                        continue
+                    }
+                    switch try recordHeader(bytes, profile: profile, generation: generation) {
                     case .intact(let info):
                         listing.snapshots.append(info)
                     case .damaged(let reason):
-                        listing.notices.append(cutRecord(folder, record, reason: reason, state: &state))
-                    case nil:
-                        state.histories[folder]?.remove(generation)
+                        listing.notices.append(refuseRecord(folder, record, generations: [generation], reason: reason, state: &state))
                     }
                 }
             }
@@ -157,8 +168,10 @@ extension SnapshotStore {
 
     /// One generation from its journal record. When its edits continue an
     /// earlier record's (version 3), those records are read back too, each
-    /// checked again, down to the one that carries its edits whole; a damaged
-    /// one is cut with everything after it, the asked generation included.
+    /// checked again, down to the one that carries its edits whole. One whose
+    /// checksum no longer matches is cut with everything after it (as the next
+    /// scan would); one whose document is refused is refused with the asked
+    /// generation, the segment left as it is (``refuseRecord``).
     private func loadRecord(folder: String, profile: String, generation: Int, at record: JournalLocation,
                             state: inout StoreState) throws(SnapshotError) -> Loaded? {
         var snapshot: Snapshot?
@@ -167,20 +180,19 @@ extension SnapshotStore {
         // Each step goes to a lower generation of the same segment, so the
         // walk ends; no writer makes a chain longer than EditChain.maximumLength,
         // and a longer one (a hostile segment) is damage, not minutes of reading.
-        var steps = 0
+        // Every generation the walk passed, the asked one first: each one's edits go through the record it is at.
+        var walked = [generation]
         while true {
-            if steps > EditChain.maximumLength {
-                return .damaged(cutRecord(folder, current.location, reason: "its edits continue a chain of more than "
-                    + "\(EditChain.maximumLength) records", state: &state))
+            if walked.count > EditChain.maximumLength + 1 {
+                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: "its edits "
+                    + "continue a chain of more than \(EditChain.maximumLength) records", state: &state))
             }
             guard let bytes = try readRecord(folder, current.location) else { return nil }
-            let verdict: RecordVerdict = bytes.isEmpty
-                ? .damaged("its checksum no longer matches")
-                : try Self.verdict(onRecord: bytes, profile: profile, generation: current.generation)
+            guard !bytes.isEmpty else { return .damaged(cutRecord(folder, current.location, reason: Self.changedOnDisk, state: &state)) }
             let earlier: Int
-            switch verdict {
+            switch try Self.verdict(onRecord: bytes, profile: profile, generation: current.generation) {
             case .damaged(let reason):
-                return .damaged(cutRecord(folder, current.location, reason: reason, state: &state))
+                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: reason, state: &state))
             case .intact(let found):
                 guard var asked = snapshot else { return .intact(found) }
                 asked.edits = (found.edits ?? []) + added.reversed().joined()
@@ -192,19 +204,17 @@ extension SnapshotStore {
             }
             guard let location = state.histories[folder]?.segmentRecords[earlier],
                   location.segment == current.location.segment, location.offset < current.location.offset else {
-                return .damaged(cutRecord(folder, current.location, reason: "its edits continue generation \(earlier), "
-                    + "which is not an earlier record of its segment", state: &state))
+                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: "its edits continue "
+                    + "generation \(earlier), which is not an earlier record of its segment", state: &state))
             }
             current = (earlier, location)
-            steps += 1
+            walked.append(earlier)
         }
     }
 
     /// A record's header fields, from the start of its document (inflating only that far when it is gzip).
-    private func recordHeader(folder: String, _ record: JournalLocation, profile: String,
-                              generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo>? {
-        guard let bytes = try readRecord(folder, record) else { return nil }
-        guard !bytes.isEmpty else { return .damaged("its checksum no longer matches") }
+    private func recordHeader(_ bytes: [UInt8], profile: String,
+                              generation: Int) throws(SnapshotError) -> Verdict<SnapshotInfo> {
         let prefix: [UInt8]?
         do throws(GunzipProblem) {
             prefix = try JournalPayload.prefix(of: bytes, before: SnapshotDocument.layoutMarker, limit: 64 * 1024)

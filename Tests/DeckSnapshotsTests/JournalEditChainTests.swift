@@ -142,7 +142,7 @@ struct JournalEditChainTests {
         }
     }
 
-    @Test func aDamagedRecordAChainPassesThroughCutsItAndEverythingAfter() throws {
+    @Test func aDamagedRecordIsRefusedWithTheGenerationsWhoseEditsGoThroughIt() throws {
         let sandbox = try Sandbox("journal-chain-damage")
         var session = EditingSession(seed: 11)
         var entries: [SnapshotEntry] = []
@@ -180,25 +180,47 @@ struct JournalEditChainTests {
         #expect(sandbox.files().contains { $0.hasPrefix("0000000001.journal-") && $0.hasSuffix(".corrupt") })
     }
 
+    /// A record whose checksum matches but whose document is refused was
+    /// written so: reading it (a history, a restore) must not cut the intact
+    /// records after it, the resumed one among them, or the next start would
+    /// resume an older generation (found by the `journal` fuzz target).
+    @Test func readingAnOldDamagedRecordLeavesTheOnesAfterIt() throws {
+        let sandbox = try Sandbox("journal-refused-record")
+        let (segment, bytes) = try handMadeSegment(sandbox, generations: 2...4, form: { _ in .whole }) { generation, document in
+            if generation == 3 { document.removeLast(2) }  // its checksum is made over the damaged document
+        }
+        do {
+            let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+            #expect(try store.newest(profile: "default").snapshot?.info.generation == 4)
+            #expect(throws: SnapshotError.self) { try store.read(profile: "default", generation: 3) }
+            let listing = try store.list(profile: "default")
+            #expect(listing.snapshots.map(\.generation) == [4, 2, 1])
+            #expect(try store.read(profile: "default", generation: 4).layout == sampleLayout(4))
+        }
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment))) == bytes, "the segment is left as it was")
+        #expect(sandbox.files().contains { $0.hasPrefix("0000000001.journal-") && $0.hasSuffix(".corrupt") })
+        let again = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
+        let reading = try again.newest(profile: "default")
+        #expect(reading.snapshot?.info.generation == 4, "a second start resumes the same generation")
+        do {
+            _ = try again.read(profile: "default", generation: 3)
+            Issue.record("the damaged generation 3 was read")
+        } catch {
+            guard case .corrupt(let notice) = error else { throw error }
+            #expect(notice.message.contains("generation 3 is refused") && notice.message.contains("the other records of the segment stay"),
+                    "\(notice.message)")
+        }
+        #expect(try again.newest(profile: "default").snapshot?.info.generation == 4)
+    }
+
     /// A segment no writer makes (a hostile one): records continuing each
     /// other 70 in a row. The walk stops after 64, and the record it
-    /// stopped at is refused with the rest.
+    /// stopped at is refused with every generation whose edits go through it.
     @Test func aChainLongerThanAnyWriterMakesIsDamage() throws {
         let sandbox = try Sandbox("journal-chain-hostile")
-        do { _ = try journaled(sandbox, settings: JournalSettings(preallocation: 0)) }
-        let segment = sandbox.folder() + "/0000000001.journal"
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
-        let header = try JournalFormat.decodeHeader(bytes[...])
-        var cache = EditJSONCache()
-        for generation in 2...72 {
-            let document = try SnapshotDocument.encode(
-                SnapshotHeader(profile: "default", generation: generation, revision: generation, time: Date(timeIntervalSince1970: 1_800_000_000),
-                               reason: "setButton", source: nil),
-                layout: sampleLayout(generation), edits: [], cache: &cache,
-                form: generation == 2 ? .whole : .after(generation: generation - 1, count: 0))
-            JournalFormat.appendRecord(generation: generation, payload: document, header: header, to: &bytes)
+        _ = try handMadeSegment(sandbox, generations: 2...72) { generation in
+            generation == 2 ? .whole : .after(generation: generation - 1, count: 0)
         }
-        try Data(bytes).write(to: URL(fileURLWithPath: segment))
         let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
         let reading = try store.newest(profile: "default")
         #expect(reading.snapshot?.info.generation == 6, "generations 7… are refused with the record the walk stopped at")
@@ -219,4 +241,27 @@ struct JournalEditChainTests {
                                                 form: .after(generation: 5, count: 0))
         #expect(throws: DocumentProblem.self) { try SnapshotDocument.decodeRecord(later, profile: "default", generation: 5) }
     }
+}
+
+/// A segment after generation 1's file whose records no store wrote: a
+/// document of `sampleLayout(generation)` each, in `form`, changed by `damage`
+/// before its checksum is made. Returns the segment's path and bytes.
+private func handMadeSegment(_ sandbox: Sandbox, generations: ClosedRange<Int>,
+                             form: (Int) -> SnapshotDocument.EditsForm,
+                             damage: (Int, inout [UInt8]) -> Void = { _, _ in }) throws -> (String, [UInt8]) {
+    do { _ = try journaled(sandbox, settings: JournalSettings(preallocation: 0)) }
+    let segment = sandbox.folder() + "/0000000001.journal"
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+    let header = try JournalFormat.decodeHeader(bytes[...])
+    var cache = EditJSONCache()
+    for generation in generations {
+        var document = try SnapshotDocument.encode(
+            SnapshotHeader(profile: "default", generation: generation, revision: generation, time: Date(timeIntervalSince1970: 1_800_000_000),
+                           reason: "setButton", source: nil),
+            layout: sampleLayout(generation), edits: [], cache: &cache, form: form(generation))
+        damage(generation, &document)
+        JournalFormat.appendRecord(generation: generation, payload: document, header: header, to: &bytes)
+    }
+    try Data(bytes).write(to: URL(fileURLWithPath: segment))
+    return (segment, bytes)
 }

@@ -257,6 +257,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := protocol json profile manifest snapshot plugin-message http-head websocket pairing
 FUZZ_TARGETS += media-metadata
 FUZZ_TARGETS += face-image
+FUZZ_TARGETS += journal
 # One -sanitize flag with both: two -Xswiftc -sanitize flags build without coverage (the last wins).
 FUZZ_BUILD    = DECK_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 # The Swift runtime's crash handler reads the crashed process's memory, which ASan reports as an error of its own.

@@ -14,6 +14,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case manifest
     /// A snapshot file: gzip + JSON (PROFILE.md §6).
     case snapshot
+    /// A journal segment: its records' framing, and the store's recovery from them (docs/snapshots.md).
+    case journal
     /// A line a plugin writes to the host, and an event line the host writes to a plugin (PLUGINS.md §2).
     case pluginMessage = "plugin-message"
     /// An HTTP request head on the web listener (WEB.md §2), and the WebSocket upgrade's answer.
@@ -39,6 +41,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .profile: try ProfileFuzz.check(bytes)
         case .manifest: try ManifestFuzz.check(bytes)
         case .snapshot: try SnapshotFuzz.check(bytes)
+        case .journal: try JournalFuzz.check(bytes)
         case .pluginMessage: try PluginMessageFuzz.check(bytes)
         case .httpHead: try HTTPHeadFuzz.check(bytes)
         case .websocket: try WebSocketFuzz.check(bytes)

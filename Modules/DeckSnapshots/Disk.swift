@@ -164,7 +164,7 @@ package enum Disk {
     }
 
     /// The names in a folder (without `.` and `..`); an absent folder has none.
-    static func entries(of folder: String) throws(SnapshotError) -> [String] {
+    package static func entries(of folder: String) throws(SnapshotError) -> [String] {
         guard let stream = opendir(folder) else {
             if errno == ENOENT { return [] }
             throw .system(operation: "list folder", path: folder, code: errno)

@@ -4,17 +4,17 @@
 /// ``JournalPayload/rawLimit``) or gzipped exactly as its `.json.gz` file
 /// would be (version 1; larger documents in version 2). All integers are
 /// big-endian. Nothing here touches the disk.
-enum JournalFormat {
+package enum JournalFormat {
     /// `DECKJRNL`: what a segment starts with.
-    static let magic: [UInt8] = Array("DECKJRNL".utf8)
+    package static let magic: [UInt8] = Array("DECKJRNL".utf8)
     /// The format this store writes and the newest it reads. Version 3's
     /// records may carry only the edits they add to the record before them
     /// (docs/snapshots.md, "Records that add edits").
-    static let version: UInt32 = 3
+    package static let version: UInt32 = 3
     /// The oldest format it still reads (and appends to, in that format, until the segment's checkpoint).
-    static let oldestVersion: UInt32 = 1
-    static let fileHeaderSize = 32
-    static let recordHeaderSize = 24
+    package static let oldestVersion: UInt32 = 1
+    package static let fileHeaderSize = 32
+    package static let recordHeaderSize = 24
     /// `.journal`: a segment's file name is its base generation, zero-padded, and this.
     static let suffix = ".journal"
     /// The largest generation a segment may name (18 digits, as file names):
@@ -22,15 +22,20 @@ enum JournalFormat {
     static let maximumGeneration = 999_999_999_999_999_999
 
     /// A segment's header: format, salts, and the generation its records follow.
-    struct FileHeader: Equatable {
-        var version: UInt32
-        var salt1: UInt32
-        var salt2: UInt32
+    package struct FileHeader: Equatable {
+        package var version: UInt32
+        package var salt1: UInt32
+        package var salt2: UInt32
         /// The generation of the snapshot file the records follow (0: none).
-        var base: UInt64
+        package var base: UInt64
+
+        /// A header of `version` (for a fuzzer or a test that writes segments by hand).
+        package static func of(version: UInt32, salts: (UInt32, UInt32), base: UInt64) -> FileHeader {
+            FileHeader(version: version, salt1: salts.0, salt2: salts.1, base: base)
+        }
 
         /// magic(8) version(4) salt1(4) salt2(4) base(8) crc32 of the 28 bytes before(4).
-        func encoded() -> [UInt8] {
+        package func encoded() -> [UInt8] {
             var bytes = magic
             append(version, to: &bytes)
             append(salt1, to: &bytes)
@@ -42,14 +47,14 @@ enum JournalFormat {
     }
 
     /// Why a segment's header cannot be used.
-    enum HeaderProblem: Error, Equatable {
+    package enum HeaderProblem: Error, Equatable {
         /// The file is not a journal, or its header is damaged.
         case damaged(String)
         /// A journal written by a newer format than this store reads.
         case newer(UInt32)
     }
 
-    static func decodeHeader(_ bytes: ArraySlice<UInt8>) throws(HeaderProblem) -> FileHeader {
+    package static func decodeHeader(_ bytes: ArraySlice<UInt8>) throws(HeaderProblem) -> FileHeader {
         guard bytes.count >= fileHeaderSize else { throw .damaged("it is shorter than its 32-byte header") }
         let start = bytes.startIndex
         guard bytes[start..<start + 8].elementsEqual(magic) else { throw .damaged("it does not start with DECKJRNL") }
@@ -68,7 +73,7 @@ enum JournalFormat {
     }
 
     /// length(4) generation(8) salt1(4) salt2(4) checksum of those 20 bytes and the payload(4), then the payload.
-    static func appendRecord(generation: Int, payload: [UInt8], header: FileHeader, to bytes: inout [UInt8]) {
+    package static func appendRecord(generation: Int, payload: [UInt8], header: FileHeader, to bytes: inout [UInt8]) {
         let start = bytes.count
         append(UInt32(payload.count), to: &bytes)
         append(UInt64(generation), to: &bytes)
@@ -84,27 +89,27 @@ enum JournalFormat {
     }
 
     /// One record found by ``scan(_:header:limit:)``.
-    struct Record: Equatable {
-        var generation: Int
+    package struct Record: Equatable {
+        package var generation: Int
         /// Where its payload starts in the file, and its length.
-        var offset: Int
-        var length: Int
+        package var offset: Int
+        package var length: Int
     }
 
     /// What a scan of a whole segment found.
-    struct Scan: Equatable {
-        var records: [Record]
+    package struct Scan: Equatable {
+        package var records: [Record]
         /// Where the good records end: the file's length when nothing is
         /// wrong, or (version 3) where the zeros after them begin.
-        var end: Int
+        package var end: Int
         /// Why the bytes from `end` on were refused; nil when there are none.
-        var problem: String?
+        package var problem: String?
     }
 
     /// Every whole, intact record from the start, in order; stops at the
     /// first record that is torn, damaged, from another file (salts), out of
     /// order, or larger than `limit`: that one and everything after it are refused.
-    static func scan(_ bytes: [UInt8], header: FileHeader, limit: Int) -> Scan {
+    package static func scan(_ bytes: [UInt8], header: FileHeader, limit: Int) -> Scan {
         var memory = JournalMemoryBytes(bytes: bytes)
         return scan(&memory, header: header, limit: limit)
     }
@@ -117,7 +122,7 @@ enum JournalFormat {
         return Int(digits)
     }
 
-    static func fileName(base: Int) -> String {
+    package static func fileName(base: Int) -> String {
         let digits = String(base)
         return String(repeating: "0", count: max(0, SnapshotStore.generationDigits - digits.count)) + digits + suffix
     }

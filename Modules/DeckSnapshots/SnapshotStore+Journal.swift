@@ -228,8 +228,10 @@ extension SnapshotStore {
                 message += " (not kept: \(error))"
             }
         }
-        return SnapshotNotice(kind: .corrupt, profile: ProfileFolderName.decode(folder), generation: generations.first,
-                              message: message)
+        let notice = SnapshotNotice(kind: .corrupt, profile: ProfileFolderName.decode(folder), generation: generations.first,
+                                    message: message)
+        for generation in generations { state.refusals[folder, default: [:]][generation] = notice }
+        return notice
     }
 
     /// Keeps the refused bytes as `SEGMENT-OFFSET.corrupt`, then truncates the segment to its good records.

@@ -78,6 +78,7 @@ extension SnapshotStore {
             let folder = try ProfileFolderName.encode(profile)
             let known = try history(folder, in: &state)
             guard known.names[generation] != nil || known.records[generation] != nil else {
+                if let refused = state.refusals[folder]?[generation] { throw .corrupt(refused) }
                 throw .notFound(profile: profile, generation: generation)
             }
             switch try loadAny(folder: folder, profile: profile, generation: generation, state: &state) {

@@ -193,6 +193,10 @@ struct StoreState: Sendable {
     /// appended to it in this run: the next generation whose edits begin
     /// with that record's is written with only the edits it adds.
     var chains: [String: EditChain] = [:]
+    /// Per profile folder, the generations refused in this run for a record
+    /// whose document is refused (``SnapshotStore/refuseRecord``), with the
+    /// notice that said why: reading one again answers it, not "not found".
+    var refusals: [String: [Int: SnapshotNotice]] = [:]
 }
 
 /// The last record of a segment whose successor may carry only the edits it

@@ -193,6 +193,14 @@ struct JournalEditChainTests {
             let store = try sandbox.open(keep: 1_000_000, journal: JournalSettings())
             #expect(try store.newest(profile: "default").snapshot?.info.generation == 4)
             #expect(throws: SnapshotError.self) { try store.read(profile: "default", generation: 3) }
+            // Asked again, the refused generation answers the refusal, not "not found".
+            do {
+                _ = try store.read(profile: "default", generation: 3)
+                Issue.record("the refused generation 3 was read")
+            } catch {
+                guard case .corrupt(let notice) = error else { throw error }
+                #expect(notice.message.contains("generation 3 is refused"), "\(notice.message)")
+            }
             let listing = try store.list(profile: "default")
             #expect(listing.snapshots.map(\.generation) == [4, 2, 1])
             #expect(try store.read(profile: "default", generation: 4).layout == sampleLayout(4))

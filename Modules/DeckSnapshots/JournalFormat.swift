@@ -6,13 +6,13 @@
 /// big-endian. Nothing here touches the disk.
 package enum JournalFormat {
     /// `DECKJRNL`: what a segment starts with.
-    package static let magic: [UInt8] = Array("DECKJRNL".utf8)
+    static let magic: [UInt8] = Array("DECKJRNL".utf8)
     /// The format this store writes and the newest it reads. Version 3's
     /// records may carry only the edits they add to the record before them
     /// (docs/snapshots.md, "Records that add edits").
-    package static let version: UInt32 = 3
+    static let version: UInt32 = 3
     /// The oldest format it still reads (and appends to, in that format, until the segment's checkpoint).
-    package static let oldestVersion: UInt32 = 1
+    static let oldestVersion: UInt32 = 1
     package static let fileHeaderSize = 32
     package static let recordHeaderSize = 24
     /// `.journal`: a segment's file name is its base generation, zero-padded, and this.

@@ -201,10 +201,11 @@ extension SnapshotStore {
     /// reads them), and the record's bytes are copied once to
     /// `SEGMENT-OFFSET.corrupt`, the segment left as it is.
     ///
+    /// `payload`: the record's, when the caller has read it already.
     /// `generations`: the asked generation, then each whose edits the walk
     /// went through down to the refused record's own, last.
-    func refuseRecord(_ folder: String, _ location: JournalLocation, generations: [Int], reason: String,
-                      state: inout StoreState) -> SnapshotNotice {
+    func refuseRecord(_ folder: String, _ location: JournalLocation, _ payload: [UInt8]?, generations: [Int],
+                      reason: String, state: inout StoreState) -> SnapshotNotice {
         for generation in generations { state.histories[folder]?.remove(generation) }
         // The next record starts whole, so no chain of this store's goes through a refused record.
         state.chains[folder] = nil
@@ -221,7 +222,8 @@ extension SnapshotStore {
             message += "; kept as \(kept)"
         } else {
             do throws(SnapshotError) {
-                guard let bytes = try readRecord(folder, location), !bytes.isEmpty else { throw .invalidEntry("the record is gone") }
+                let read = if let payload { payload } else { try readRecord(folder, location) }
+                guard let bytes = read, !bytes.isEmpty else { throw .invalidEntry("the record is gone") }
                 try Disk.replaceDurably(folder: folderPath(folder), name: kept, bytes: bytes)
                 message += "; kept as \(kept)"
             } catch {

@@ -27,12 +27,12 @@ private enum Verdict<Value> {
     case damaged(String)
 }
 
-/// A generation loaded from its file or record: intact, or set aside with this notice.
 extension SnapshotStore {
     /// Why a record read again is cut with the rest of its segment.
     static let changedOnDisk = "a record whose checksum no longer matches (it changed on disk after the segment was read)"
 }
 
+/// A generation loaded from its file or record: intact, or set aside with this notice.
 enum Loaded {
     case intact(Snapshot)
     case damaged(SnapshotNotice)
@@ -123,7 +123,8 @@ extension SnapshotStore {
                     case .intact(let info):
                         listing.snapshots.append(info)
                     case .damaged(let reason):
-                        listing.notices.append(refuseRecord(folder, record, generations: [generation], reason: reason, state: &state))
+                        listing.notices.append(refuseRecord(folder, record, bytes, generations: [generation], reason: reason,
+                                                            state: &state))
                     }
                 }
             }
@@ -185,7 +186,7 @@ extension SnapshotStore {
         var walked = [generation]
         while true {
             if walked.count > EditChain.maximumLength + 1 {
-                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: "its edits "
+                return .damaged(refuseRecord(folder, current.location, nil, generations: walked, reason: "its edits "
                     + "continue a chain of more than \(EditChain.maximumLength) records", state: &state))
             }
             guard let bytes = try readRecord(folder, current.location) else { return nil }
@@ -193,7 +194,7 @@ extension SnapshotStore {
             let earlier: Int
             switch try Self.verdict(onRecord: bytes, profile: profile, generation: current.generation) {
             case .damaged(let reason):
-                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: reason, state: &state))
+                return .damaged(refuseRecord(folder, current.location, bytes, generations: walked, reason: reason, state: &state))
             case .intact(let found):
                 guard var asked = snapshot else { return .intact(found) }
                 asked.edits = (found.edits ?? []) + added.reversed().joined()
@@ -205,7 +206,7 @@ extension SnapshotStore {
             }
             guard let location = state.histories[folder]?.segmentRecords[earlier],
                   location.segment == current.location.segment, location.offset < current.location.offset else {
-                return .damaged(refuseRecord(folder, current.location, generations: walked, reason: "its edits continue "
+                return .damaged(refuseRecord(folder, current.location, bytes, generations: walked, reason: "its edits continue "
                     + "generation \(earlier), which is not an earlier record of its segment", state: &state))
             }
             current = (earlier, location)

@@ -6,9 +6,10 @@ import LockGate
 extension HostState {
     /// Every request of an established connection, rights already checked.
     mutating func request(_ message: ClientMessage, from connection: ConnectionID) -> [HostAction] {
-        // docs/faces.md §1: below level 8 a button compares by name, icon and action.
-        let message = (sessions[connection]?.info?.protocolLevel ?? 1) < 8
-            ? ClientMessage(id: message.id, message.request.upgradingLevel7Buttons(in: live.head.layout)) : message
+        // A button the device echoes is the slot's when it could not tell them apart
+        // (numbers by value; below level 8 name, icon and action only: docs/faces.md §1).
+        let level = sessions[connection]?.info?.protocolLevel ?? 1
+        let message = ClientMessage(id: message.id, message.request.resolvingEchoedButtons(in: live.head.layout, protocolLevel: level))
         let kind = message.kind
         if let refusal = refusedByLock(kind, id: message.id, from: connection) { return [refusal] }
         let id = message.id

@@ -9,8 +9,9 @@ import Foundation
 ///
 /// Equality covers name, icon, action, style and states: the stale check of a
 /// move or a guarded clear compares with it, so two buttons that merely share
-/// a name are different buttons. A request from a device below protocol
-/// level 8 compares with ``isEqualAtLevel7(_:)`` instead.
+/// a name are different buttons. The host compares what a device echoes
+/// with ``isSameJSON(as:)`` (numbers by value), or below protocol level 8
+/// with ``isEqualAtLevel7(_:)``.
 public struct DeckButton: Hashable, Sendable {
     /// The label shown on the button; never empty in a valid button.
     public var name: String
@@ -34,11 +35,12 @@ public struct DeckButton: Hashable, Sendable {
         self.states = states
     }
 
-    /// The equality of protocol level 7 and below: name, icon and action.
-    /// Such a device never learnt `style` and `states`, so cannot send them
-    /// back in a stale check.
+    /// The equality of protocol level 7 and below: name, icon and action,
+    /// numbers in a plugin's settings by value (``isSameJSON(as:)``). Such a
+    /// device never learnt `style` and `states`, so cannot send them back in
+    /// a stale check.
     public func isEqualAtLevel7(_ other: DeckButton) -> Bool {
-        name == other.name && icon == other.icon && action == other.action
+        name == other.name && icon == other.icon && action.isSameJSON(as: other.action)
     }
 
     /// The state with `id`, nil when the button declares none such.

@@ -59,4 +59,20 @@ struct HostRulesLevelTests {
                                                                                              phase: .tap)))))).outcome.effects
         #expect(effects.last == .startAction(ActionRequest(page: 0, index: 0, button: Self.backup, phase: .tap, by: R.kim)))
     }
+
+    /// The web deck reads JSON numbers as doubles, so it echoes a setting
+    /// written `2.0` as `2`: one number, so the move is no stale one, and the
+    /// slot keeps the setting as written.
+    @Test func aLevel8MoveEchoingASettingsNumberAsAnotherFormMovesIt() throws {
+        let gain = DeckButton(name: "Gain", action: .plugin(id: "sound", command: "volume", settings: ["step": .double(2.0)]))
+        let echoed = DeckButton(name: "Gain", action: .plugin(id: "sound", command: "volume", settings: ["step": .int(2)]))
+        var layout = DeckLayout.empty()
+        try layout.set(page: 0, index: 0, button: gain)
+        var host = try R.host(layout: layout)
+        R.join(&host, Self.modern, ClientInfo(name: "modern", kind: "phone", address: "10.0.0.4:5000", protocolLevel: 8))
+        let actions = host.handle(.request(Self.modern, R.message(.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 3,
+                                                                              button: echoed))))
+        #expect(R.commit(Array(actions.prefix(1)))?.outcome.effects.first == .ok(Self.modern, 1, withRevision: true))
+        #expect(host.live.head.layout.button(page: 0, index: 3) == gain)
+    }
 }

@@ -77,15 +77,37 @@ import Testing
         let seen = DeckButton(name: "Mic", action: .run(command: "x"))
         let layout = try DeckLayout(slotsPerPage: 2, pages: [DeckPage(buttons: [styled, nil])])
         #expect(ClientRequest.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: seen)
-            .upgradingLevel7Buttons(in: layout) == .moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: styled))
-        #expect(ClientRequest.clearButton(page: 0, index: 0, expecting: seen).upgradingLevel7Buttons(in: layout)
+            .resolvingEchoedButtons(in: layout, protocolLevel: 7) == .moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: styled))
+        #expect(ClientRequest.clearButton(page: 0, index: 0, expecting: seen).resolvingEchoedButtons(in: layout, protocolLevel: 7)
             == .clearButton(page: 0, index: 0, expecting: styled))
-        #expect(ClientRequest.press(page: 0, index: 0, button: seen, phase: .tap).upgradingLevel7Buttons(in: layout)
+        #expect(ClientRequest.press(page: 0, index: 0, button: seen, phase: .tap).resolvingEchoedButtons(in: layout, protocolLevel: 7)
             == .press(page: 0, index: 0, button: styled, phase: .tap))
         let other = DeckButton(name: "Mic", icon: "x", action: .run(command: "x"))
-        #expect(ClientRequest.clearButton(page: 0, index: 0, expecting: other).upgradingLevel7Buttons(in: layout)
+        #expect(ClientRequest.clearButton(page: 0, index: 0, expecting: other).resolvingEchoedButtons(in: layout, protocolLevel: 7)
             == .clearButton(page: 0, index: 0, expecting: other), "a real difference stays stale")
-        #expect(ClientRequest.clearButton(page: 9, index: 0, expecting: seen).upgradingLevel7Buttons(in: layout)
+        #expect(ClientRequest.clearButton(page: 9, index: 0, expecting: seen).resolvingEchoedButtons(in: layout, protocolLevel: 7)
             == .clearButton(page: 9, index: 0, expecting: seen), "out of range is left for the host to refuse")
+        #expect(ClientRequest.clearButton(page: 0, index: 0, expecting: seen).resolvingEchoedButtons(in: layout, protocolLevel: 8)
+            == .clearButton(page: 0, index: 0, expecting: seen), "level 8 learnt the style: leaving it out is a difference")
+    }
+
+    /// A device that reads JSON numbers as doubles (the web deck) echoes a
+    /// setting's `2.0` as `2`: the same number, so not stale, at every level.
+    @Test(arguments: [7, 8])
+    func echoedSettingsNumbersCompareByValue(level: Int) throws {
+        let held = DeckButton(name: "Gain", action: .plugin(id: "sound", command: "volume",
+                                                            settings: ["step": .double(2.0), "to": .array([.int(1), .double(0.5)])]))
+        let echoed = DeckButton(name: "Gain", action: .plugin(id: "sound", command: "volume",
+                                                              settings: ["step": .int(2), "to": .array([.double(1), .double(0.5)])]))
+        let layout = try DeckLayout(slotsPerPage: 2, pages: [DeckPage(buttons: [held, nil])])
+        #expect(held != echoed, "structural equality tells the bytes apart")
+        #expect(ClientRequest.moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: echoed)
+            .resolvingEchoedButtons(in: layout, protocolLevel: level)
+            == .moveButton(fromPage: 0, fromIndex: 0, toPage: 0, toIndex: 1, button: held))
+        let different = DeckButton(name: "Gain", action: .plugin(id: "sound", command: "volume",
+                                                                 settings: ["step": .double(2.5), "to": .array([.int(1), .double(0.5)])]))
+        #expect(ClientRequest.press(page: 0, index: 0, button: different, phase: .tap)
+            .resolvingEchoedButtons(in: layout, protocolLevel: level)
+            == .press(page: 0, index: 0, button: different, phase: .tap), "another number stays stale")
     }
 }

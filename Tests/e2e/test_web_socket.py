@@ -23,6 +23,38 @@ def test_a_websocket_device_gets_what_a_tcp_device_gets(host):
         assert strip_ids(browser.request(dict(request))) == strip_ids(tcp.request(dict(request)))
 
 
+def as_javascript_reads_it(value):
+    """What JSON.parse and JSON.stringify make of a value: every number is a double, so 2.0 goes back as 2."""
+    if isinstance(value, dict):
+        return {k: as_javascript_reads_it(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_javascript_reads_it(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def test_a_browser_echoing_a_settings_number_as_javascript_does_moves_the_button(deck):
+    """docs/protocol.md §3: numbers compare by value in a stale check, so a web deck can move a button whose
+    plugin settings say 2.0 (it sends them back as 2), and the setting stays as the profile wrote it."""
+    host = deck(yaml="pages:\n  - buttons:\n      0: {name: Louder, action: {plugin: sound, command: volume, "
+                     "settings: {step: 2.0, to: [1, 0.5]}}}\n")
+    browser = host.ws(hello=True)
+    button = browser.welcome["layout"]["pages"][0]["buttons"][0]
+    assert button["action"]["settings"] == {"step": 2.0, "to": [1, 0.5]}
+    echoed = as_javascript_reads_it(button)
+    assert json.dumps(echoed) != json.dumps(button)  # the echo really is another form
+    reply = browser.request({"type": "moveButton", "fromPage": 0, "fromIndex": 0, "toPage": 0, "toIndex": 4,
+                             "button": echoed})
+    assert reply["type"] == "ok", reply
+    moved = browser.recv_until(lambda m: m["type"] == "layout")["layout"]["pages"][0]["buttons"][4]
+    assert moved == button and isinstance(moved["action"]["settings"]["step"], float)
+    other = dict(echoed, action=dict(echoed["action"], settings={"step": 2.5, "to": [1, 0.5]}))
+    reply = browser.request({"type": "moveButton", "fromPage": 0, "fromIndex": 4, "toPage": 0, "toIndex": 0,
+                             "button": other})
+    assert reply["type"] == "error" and reply["code"] == "stale", reply
+
+
 def test_a_move_from_a_browser_reaches_a_tcp_device(host):
     browser = host.ws(hello=True)
     tcp = host.tcp()

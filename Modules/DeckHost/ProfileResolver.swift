@@ -93,11 +93,19 @@ enum ProfileResolver {
     /// logged and shown in `status` like any other fallback.
     static func scanRevisions(in store: SnapshotStore) throws(HostError) -> RevisionScan {
         do {
-            var scan = RevisionScan(highest: 0, setAside: [])
+            var scan = RevisionScan(highest: 0, setAside: [], aboveNewest: [])
             for profile in try store.profiles() {
                 let listing = try store.list(profile: profile)
                 scan.setAside += listing.notices
-                if let newest = listing.snapshots.first {
+                let newest = listing.snapshots.first
+                // A damaged generation older than the newest intact one of its
+                // profile carried an older revision: nothing was lost above it.
+                scan.aboveNewest += listing.notices.filter { notice in
+                    guard notice.kind == .corrupt || notice.kind == .corruptNotRenamed else { return false }
+                    guard let generation = notice.generation, let newest else { return true }
+                    return generation > newest.generation
+                }
+                if let newest {
                     scan.highest = max(scan.highest, newest.revision)
                 }
             }
@@ -112,18 +120,25 @@ enum ProfileResolver {
 struct RevisionScan: Sendable {
     /// The highest revision of any profile's newest readable snapshot.
     var highest: Int
-    /// Damaged files the listing set aside (renamed `.corrupt`).
+    /// What the listing found and dealt with: damaged files it set aside
+    /// (renamed `.corrupt`), damaged journal records, leftovers removed.
     var setAside: [SnapshotNotice]
+    /// Those of ``setAside`` that may have held a profile's newest
+    /// generation: damaged, and newer than the newest intact generation of
+    /// their profile (or of no known generation). Only these hide a revision
+    /// a client may have seen, or make the start a fall-back.
+    var aboveNewest: [SnapshotNotice]
 
     /// The highest revision a client may have seen, as well as it can be
     /// told. A file set aside here had a revision that cannot be read. Every
     /// revision above `highest` still on disk is on such a file (an intact
-    /// one would have counted), one revision per file, so counting one each
+    /// one would have counted) newer than its profile's newest intact one
+    /// (``aboveNewest``), one revision per file, so counting one each
     /// covers them — unless retention deleted generations above `highest`,
     /// which takes every kept generation of a profile being damaged. A
     /// revision made at start goes above this, so a client does not see the
     /// same revision twice with different layouts.
-    var seenAtMost: Int { highest + setAside.count }
+    var seenAtMost: Int { highest + aboveNewest.count }
 
     /// The set-aside notices as sentences; those of `served` (the profile
     /// deckd starts with) also say what is served in their place, as the
@@ -174,7 +189,7 @@ struct StartupPlan: Sendable {
             // Newer snapshots of it were damaged: set aside while listing
             // (their start) or while reading (the rest of the file).
             let fellBack = resolution.resumed != nil
-                && (resolution.fellBack || scan.setAside.contains { $0.profile == name })
+                && (resolution.fellBack || scan.aboveNewest.contains { $0.profile == name })
             if let resumed = resolution.resumed, resumed.revision >= highest, !fellBack {
                 let state = LiveState(profile: name, revision: resumed.revision, layout: resolution.layout,
                                       source: resolution.source, edits: resolution.edits)

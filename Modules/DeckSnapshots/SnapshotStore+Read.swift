@@ -41,7 +41,9 @@ enum Loaded {
 extension SnapshotStore {
     /// The newest generation of `profile` that reads back intact — the one the
     /// host resumes. Newer files that are damaged are renamed `.corrupt` and
-    /// reported in `notices` ("…; resumed generation 41").
+    /// reported in `notices` ("…; resumed generation 41"). Generations beyond
+    /// `keep` that a crash left (their deletion had not run) are forgotten and
+    /// deleted then, as after a write.
     ///
     /// - Throws: for a name that cannot be a folder, or when a file cannot be
     ///   read at all (permissions, I/O error): that is not corruption, and
@@ -62,6 +64,11 @@ extension SnapshotStore {
                 }
                 if found != nil { break }
             }
+            // Generations a crash kept from retention's deletion (PROFILE.md §6:
+            // only the newest `keep` stay) go now, not at the next write: they
+            // would be listed and restorable meanwhile. Only once one reads
+            // back whole, so that a damaged newest still falls back to them.
+            if found != nil { applyRetention(folder, state: &state) }
             notices = takeLoadNotices(folder, state: &state) + notices
             let outcome = found.map { "resumed generation \($0.info.generation)" } ?? "no intact snapshot is left"
             for index in notices.indices { notices[index].message += "; " + outcome }

@@ -58,6 +58,38 @@ struct DurabilityTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
     }
 
+    /// An old snapshot damaged hides no newer revision: the newest is
+    /// resumed as it is (its revision, no new generation), and the damaged
+    /// file is still set aside and reported.
+    @Test func anOldDamagedSnapshotLeavesTheNewestResumedAsItIs() throws {
+        let host = try startedHost(arguments: ["--no-journal"])
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal))
+        let last = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 6, toPage: 0, toIndex: 7, button: terminal)))
+        try host.stop()
+        let folder = host.state + "/snapshots/default"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.sorted()
+        let oldest = try #require(files.first)
+        let newest = try #require(files.last)
+        #expect(oldest != newest)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + oldest))
+        bytes[0] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: folder + "/" + oldest))
+        try host.start()
+        let again = try host.device()
+        #expect(again.welcome?.revision == last, "the newest generation's own revision")
+        #expect(again.welcomeLayout.button(page: 0, index: 7) == terminal)
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + oldest + ".corrupt"))
+        let notice = "snapshot default/\(oldest.prefix(10)) was corrupt"
+        #expect(host.waitForLog(notice))
+        let control = try host.controlClient()
+        #expect(try control.status().notices.contains { $0.hasPrefix(notice) && $0.hasSuffix("resumed generation \(Int(newest.prefix(10))!)") })
+        let listed = try control.request(.snapshots(profile: nil))
+        guard case .snapshots(_, _, let list) = listed else { Issue.record("\(listed)"); return }
+        #expect(list.first?.generation == Int(newest.prefix(10)) && list.first?.reason == "moveButton", "no new generation: \(list)")
+    }
+
     /// A newest snapshot whose start is damaged is set aside while the
     /// revisions are scanned, before any file is read whole: the fallback is
     /// still a `restore` generation, and the log and `status` say so — for

@@ -126,6 +126,34 @@ struct WriteReadTests {
         #expect(throws: SnapshotError.invalidKeep(0)) { try SnapshotStore(stateDirectory: sandbox.state, keep: 0) }
     }
 
+    /// A crash between a write and its deletions leaves more than `keep`
+    /// generations (here: a store with a larger `keep` left them). The
+    /// resume forgets and deletes them, in files and in the journal alike,
+    /// so they neither list nor restore before the next write.
+    @Test("generations beyond keep that a crash left go at the resume", arguments: [false, true])
+    func retentionAtTheResume(journal: Bool) throws {
+        let sandbox = try Sandbox()
+        do {
+            let store = try sandbox.open(keep: 100, journal: journal ? JournalSettings() : nil)
+            _ = try fill(store, count: 7)
+        }
+        do {
+            let reopened = try sandbox.open(keep: 3, journal: journal ? JournalSettings() : nil)
+            #expect(try reopened.list(profile: "default").snapshots.count == 7, "listed as found until the resume")
+            #expect(try reopened.newest(profile: "default").snapshot?.info.generation == 7)
+            #expect(try reopened.list(profile: "default").snapshots.map(\.generation) == [7, 6, 5])
+            #expect(throws: SnapshotError.notFound(profile: "default", generation: 4)) {
+                try reopened.read(profile: "default", generation: 4)
+            }
+            reopened.retention.wait()
+            if !journal {
+                #expect(sandbox.files() == (5...7).map { String(format: "%010d.json.gz", $0) })
+            }
+        }
+        let again = try sandbox.open(keep: 3, journal: journal ? JournalSettings() : nil)
+        #expect(try again.list(profile: "default").snapshots.map(\.generation) == [7, 6, 5])
+    }
+
     @Test("a batch is numbered in order across profiles and every file is complete")
     func batch() throws {
         let sandbox = try Sandbox()

@@ -36,14 +36,20 @@ struct DurabilityTests {
         #expect(again.welcomeLayout.button(page: 0, index: 7) == mail)
     }
 
-    @Test func aCorruptNewestSnapshotFallsBackToTheOneBeforeAndStatusSaysSo() throws {
-        let host = try startedHost()
+    /// A host that moved Terminal twice (1 → 6 → 7) and stopped: the
+    /// last move's revision, and the profile's snapshot folder.
+    private func twoMovesThenStopped(_ arguments: [String] = []) throws -> (host: HostProcess, terminal: DeckButton, revision: Int, folder: String) {
+        let host = try startedHost(arguments: arguments)
         let device = try host.device()
         let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
         try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal))
-        let lost = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 6, toPage: 0, toIndex: 7, button: terminal)))
+        let revision = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 6, toPage: 0, toIndex: 7, button: terminal)))
         try host.stop()
-        let folder = host.state + "/snapshots/default"
+        return (host, terminal, revision, host.state + "/snapshots/default")
+    }
+
+    @Test func aCorruptNewestSnapshotFallsBackToTheOneBeforeAndStatusSaysSo() throws {
+        let (host, terminal, lost, folder) = try twoMovesThenStopped()
         let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.max())
         var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + newest))
         bytes[bytes.count - 6] ^= 0xFF  // damage the gzip trailer's CRC
@@ -62,13 +68,7 @@ struct DurabilityTests {
     /// resumed as it is (its revision, no new generation), and the damaged
     /// file is still set aside and reported.
     @Test func anOldDamagedSnapshotLeavesTheNewestResumedAsItIs() throws {
-        let host = try startedHost(arguments: ["--no-journal"])
-        let device = try host.device()
-        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
-        try device.expectOK(.moveButton(fromPage: 0, fromIndex: 1, toPage: 0, toIndex: 6, button: terminal))
-        let last = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: 6, toPage: 0, toIndex: 7, button: terminal)))
-        try host.stop()
-        let folder = host.state + "/snapshots/default"
+        let (host, terminal, last, folder) = try twoMovesThenStopped(["--no-journal"])
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.sorted()
         let oldest = try #require(files.first)
         let newest = try #require(files.last)

@@ -146,10 +146,15 @@ public enum PluginProtocol {
     /// The protocol level this library speaks (`protocol` in `hello` and in
     /// a manifest).
     public static let level = 1
-    /// The longest line a plugin may send, without its line feed (512 KiB,
-    /// so a `setImage` of ``maximumImageBytes`` fits in base64). The host
-    /// logs and drops longer ones.
-    public static let maximumPluginLineBytes = 512 << 10
+    /// The longest line a plugin may send, without its line feed
+    /// (PLUGINS.md §2: 64 KiB). The host logs and drops longer ones — but
+    /// for a `setImage`, which may be up to ``maximumImageLineBytes``.
+    public static let maximumLineBytes = 64 << 10
+    /// The longest `setImage` line, without its line feed (512 KiB, so an
+    /// image of ``maximumImageBytes`` fits in base64). The host reads lines
+    /// up to this long, then drops those over ``maximumLineBytes`` that are
+    /// not a `setImage`.
+    public static let maximumImageLineBytes = 512 << 10
     /// The largest image `setImage` may carry, in decoded bytes (256 KiB).
     public static let maximumImageBytes = 256 << 10
     /// The deepest nesting of arrays and objects in a line: message envelope

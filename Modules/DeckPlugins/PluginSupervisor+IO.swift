@@ -130,7 +130,7 @@ extension PluginSupervisor {
         let message: PluginMessage
         switch piece {
         case .tooLong(let bytes):
-            limitedLog(.warning, "plugin '\(id)' sent a line longer than \(PluginProtocol.maximumPluginLineBytes) bytes (\(bytes) or more); it was dropped")
+            limitedLog(.warning, "plugin '\(id)' sent a line longer than \(PluginProtocol.maximumImageLineBytes) bytes (\(bytes) or more); it was dropped")
             return
         case .line(let bytes):
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines carry nothing
@@ -138,6 +138,12 @@ extension PluginSupervisor {
                 message = try PluginMessage(line: bytes)
             } catch {
                 limitedLog(.warning, "plugin '\(id)' sent a line the host cannot use (\(error)); it was dropped")
+                return
+            }
+            // PLUGINS.md §2 bounds a line at 64 KiB; only an image needs more room.
+            if bytes.count > PluginProtocol.maximumLineBytes, message.type != "setImage" {
+                limitedLog(.warning, "plugin '\(id)' sent a \(message.type) line of \(bytes.count) bytes, longer than "
+                    + "\(PluginProtocol.maximumLineBytes) (only a setImage may be longer); it was dropped")
                 return
             }
         }
@@ -230,8 +236,8 @@ extension PluginSupervisor {
         process?.close()
         process = nil
         outbox.removeAll()
-        outputLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
-        errorLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+        outputLines = LineSplitter(limit: PluginProtocol.maximumImageLineBytes)
+        errorLines = LineSplitter(limit: PluginProtocol.maximumLineBytes)
         readBuffer = []
         sentButtons = nil
         buttonsLost = false

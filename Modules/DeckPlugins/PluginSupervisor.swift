@@ -40,8 +40,8 @@ final class PluginSupervisor {
     var exitWatch: FDWatch?
     var inputWatch: FDWatch?
     var outbox: PluginOutbox
-    var outputLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
-    var errorLines = LineSplitter(limit: PluginProtocol.maximumPluginLineBytes)
+    var outputLines = LineSplitter(limit: PluginProtocol.maximumImageLineBytes)
+    var errorLines = LineSplitter(limit: PluginProtocol.maximumLineBytes)
     var readBuffer: [UInt8] = []
     /// The loop's handles of the timers ``PluginLifecycle`` armed.
     var timers: [PluginTimer: LoopTimer] = [:]

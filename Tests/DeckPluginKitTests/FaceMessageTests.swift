@@ -92,7 +92,7 @@ import Testing
     @Test func imagesOverTheBoundAreRefusedBeforeDecoding() {
         let limit = PluginProtocol.maximumImageBytes
         let fits = PluginMessage.setImage(target: .slot(page: 0, index: 0), image: [UInt8](repeating: 0xAB, count: limit))
-        #expect(fits.line().count < PluginProtocol.maximumPluginLineBytes, "the largest image fits in one line")
+        #expect(fits.line().count < PluginProtocol.maximumImageLineBytes, "the largest image fits in one line")
         #expect((try? PluginMessage(line: fits.line())) == fits)
         let over = "{\"type\":\"setImage\",\"page\":0,\"index\":0,\"image\":\"" + String(repeating: "A", count: (limit + 3) / 3 * 4 + 4) + "\"}"
         #expect(throws: PluginLineError.invalidFields(

@@ -203,6 +203,10 @@ import Testing
             head -c 600000 /dev/zero | tr '\\0' x; echo
             printf '%s\\n' '{"type":"fly"}' '[1,2]' '{"type":"setTitle","page":0,"index":7,"title":"not mine"}' '{"type":'
             printf '%s\\n' '{"type":"log","level":"error","message":"from the plugin"}'
+            pad=$(head -c 70000 /dev/zero | tr '\\0' p)
+            printf '{"type":"log","message":"%s"}\\n' "$pad"
+            printf '{"type":"setTitle","page":0,"index":0,"title":"long","pad":"%s"}\\n' "$pad"
+            printf '%s\\n' "$pad" >&2
             echo 'on stderr' >&2
             echo '{"type":"setTitle","page":0,"index":0,"title":"done"}'
             exec sleep 100
@@ -218,6 +222,10 @@ import Testing
             "plugin 'noisy' set the title of slot 0/7, which is not one of its buttons; ignored",
             "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (byte 8: the line ends where a value should start)); it was dropped",
             "plugin 'noisy': from the plugin",
+            // PLUGINS.md §2: over 64 KiB is dropped; only a setImage may be longer.
+            "plugin 'noisy' sent a log line of 70027 bytes, longer than 65536 (only a setImage may be longer); it was dropped",
+            "plugin 'noisy' sent a setTitle line of 70062 bytes, longer than 65536 (only a setImage may be longer); it was dropped",
+            "plugin 'noisy' wrote a stderr line longer than 65536 bytes; it was not logged",
         ] {
             #expect(harness.logged(fragment), "\(fragment)\n\(harness.logText)")
         }

@@ -9,7 +9,9 @@ import DeckWeb
 ///   please" leaves no byte untaken;
 /// - an accepted head, written again (`METHOD TARGET HTTP/x.y`, `name:value`
 ///   lines), decodes to the same request in as many bytes;
-/// - a refused head is answered 400 or 431 (WEB.md §2) with a reason;
+/// - a refused head is answered 400, 431 (WEB.md §2), 405 (a method other
+///   than GET and HEAD that comes with a body, or that http_parser does not
+///   know) or 505 (a major version other than 1), with a reason;
 /// - an upgrade is answered by the WebSocket handshake with 101 and RFC
 ///   6455's accept key of its `Sec-WebSocket-Key`, or refused with 400, 403,
 ///   405 or 426 and a reason.
@@ -37,7 +39,7 @@ enum HTTPHeadFuzz {
             case .needMore:
                 break
             case let .refused(status, reason, why):
-                try require([400, 431].contains(status), "a head is refused with \(status), not 400 or 431")
+                try require([400, 405, 431, 505].contains(status), "a head is refused with \(status), not 400, 405, 431 or 505")
                 try require(!reason.isEmpty && !why.isEmpty, "a refusal (\(status)) has no reason")
             case .request(let request):
                 try checkRewritten(request, headBytes: step.bytes)

@@ -29,10 +29,11 @@ final class HTTPFraming: MessageFraming {
             case .needMore:
                 return .consumed
             case let .refused(status, reason, why):
-                send(.text(status, reason, close: true), on: connection)
+                send(status == 405 ? WebResponder.methodNotAllowed : .text(status, reason, close: true), on: connection)
                 return .violation(why)
             case .request(let request):
-                if request.isUpgrade {
+                // http_parser counts a CONNECT as an upgrade too: that one is a method not served.
+                if request.isUpgrade && request.method == "GET" {
                     return server.upgrade(request, on: connection, remaining: Array(rest))
                 }
                 let response = server.respond(to: request)

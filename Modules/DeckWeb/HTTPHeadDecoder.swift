@@ -34,6 +34,15 @@ package final class HTTPHeadDecoder {
     private var announcedBody = false
     private var complete = false
     private var refusal: Verdict?
+    /// The first bytes of the message being read (at most
+    /// ``methodBytesSeen``): http_parser knows a fixed list of methods, so
+    /// when it refuses one, these say whether it was a method at all.
+    private var messageStart: [UInt8] = []
+    /// A method http_parser does not know, being read up to its space (it
+    /// may come in pieces); nil while http_parser reads.
+    private var unknownMethod: [UInt8]?
+    /// Enough for any method a client sends; a longer token is no method this host serves either way.
+    private static let methodBytesSeen = 32
 
     package init() {
         Self.headLimitSet
@@ -108,6 +117,10 @@ package final class HTTPHeadDecoder {
         if let refusal { return (refusal, 0) }
         // Zero bytes would tell http_parser that the stream ended.
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return (.needMore, 0) }
+        if unknownMethod != nil { return readUnknownMethod(bytes, count: bytes.count) }
+        if messageStart.count < Self.methodBytesSeen {
+            messageStart += bytes.prefix(Self.methodBytesSeen - messageStart.count)
+        }
         let used = withUnsafeMutablePointer(to: &parser) { parserPointer in
             parserPointer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
             return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
@@ -116,12 +129,27 @@ package final class HTTPHeadDecoder {
         }
         let status = http_errno(rawValue: parser.http_errno)
         if announcedBody {
+            let method = http_method(rawValue: parser.method)
+            guard method == HTTP_GET || method == HTTP_HEAD else {
+                return (refuse(405, "Only GET and HEAD are served.", why: "sent a request with a method other than GET or HEAD"), used)
+            }
             return (refuse(400, "A GET or HEAD request carries no body.", why: "sent a request with a body"), used)
         }
         if complete {
             complete = false
+            messageStart = []
             http_parser_pause(&parser, 0)
-            return (.request(makeRequest()), used)
+            let request = makeRequest()
+            if let (status, reason) = Self.problem(of: request) {
+                return (refuse(status, reason, why: "sent a malformed HTTP request (\(reason))"), used)
+            }
+            return (.request(request), used)
+        }
+        if status == HPE_INVALID_METHOD {
+            // Any method token but GET and HEAD is 405 (WEB.md §2), known to http_parser or not.
+            // The message's bytes so far hold the whole method, or more than a method may be.
+            unknownMethod = []
+            return readUnknownMethod(messageStart.drop { $0 == 0x0D || $0 == 0x0A }, count: bytes.count)
         }
         if status == HPE_HEADER_OVERFLOW {
             return (refuse(431, "The request head is over 8 KiB.", why: "sent a request head over 8 KiB"), used)
@@ -131,6 +159,44 @@ package final class HTTPHeadDecoder {
             return (refuse(400, "Malformed request: \(name).", why: "sent a malformed HTTP request (\(name))"), used)
         }
         return (.needMore, used)
+    }
+
+    /// Reads a method http_parser refused up to the space after it: a token
+    /// (RFC 9110 §9) is a method this host does not serve (405), anything
+    /// else a malformed request (400). Every byte given is taken.
+    private func readUnknownMethod<Bytes: Sequence<UInt8>>(_ bytes: Bytes, count: Int) -> (verdict: Verdict, used: Int) {
+        var method = unknownMethod ?? []
+        for byte in bytes {
+            if byte == 0x20 && !method.isEmpty {
+                return (refuse(405, "Only GET and HEAD are served.", why: "sent a request with a method other than GET or HEAD"), count)
+            }
+            guard HTTPRequest.isTokenByte(byte), method.count < Self.methodBytesSeen else {
+                return (refuse(400, "Malformed request: invalid HTTP method.", why: "sent a malformed HTTP request (invalid HTTP method)"),
+                        count)
+            }
+            method.append(byte)
+        }
+        unknownMethod = method
+        return (.needMore, count)
+    }
+
+    /// What RFC 9112 §3.2 and §5 refuse in a head http_parser reads leniently:
+    /// a field name that is not a token ("Host : x"), a Host missing from an
+    /// HTTP/1.1 request, given twice, or not a host; a major version other than 1.
+    private static func problem(of request: HTTPRequest) -> (status: Int, reason: String)? {
+        guard request.majorVersion == 1 else {
+            return (505, "Only HTTP/1.1 (and 1.0) is served.")
+        }
+        if let bad = request.headers.first(where: { $0.name.isEmpty || !$0.name.utf8.allSatisfy(HTTPRequest.isTokenByte) }) {
+            return (400, "Malformed request: the header field name '\(bad.name)' is not a token.")
+        }
+        let hosts = request.headers.filter { $0.name.lowercased() == "host" }
+        if hosts.count > 1 { return (400, "Malformed request: more than one Host header.") }
+        if hosts.isEmpty && request.minorVersion >= 1 { return (400, "Malformed request: an HTTP/1.1 request needs a Host header.") }
+        if let host = hosts.first?.value.trimmingCharacters(in: " \t"), !host.utf8.allSatisfy(HTTPRequest.isHostByte) {
+            return (400, "Malformed request: the Host header is not a host.")
+        }
+        return nil
     }
 
     private func refuse(_ status: Int, _ reason: String, why: String) -> Verdict {

@@ -31,6 +31,19 @@ package struct HTTPRequest: Equatable, Sendable {
             .map { $0.trimmingCharacters(in: " \t").lowercased() }
     }
 
+    /// A `tchar` of RFC 9110 §5.6.2: what method and field names are made of.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+
+    /// A byte of a Host value (RFC 3986 `host [":" port]`: a name, an
+    /// address, or an IP literal in brackets).
+    static func isHostByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || Array("-._~!$&'()*+,;=%:[]".utf8).contains(byte)
+    }
+
     /// The path without query or fragment.
     var path: String {
         String(target.prefix { $0 != "?" && $0 != "#" })

@@ -34,6 +34,7 @@ struct HTTPResponse {
         case 426: "Upgrade Required"
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
+        case 505: "HTTP Version Not Supported"
         default: "Status"
         }
     }

@@ -4,17 +4,17 @@ struct WebResponder {
     let files: StaticFiles
     let icons: IconCache
     var faces: FaceImageStore?
+    /// Under TLS (`--tls`): the page's socket is `wss:`, else `ws:`.
+    var secure = false
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let head = request.method == "HEAD"
-        guard request.method == "GET" || head else {
-            return .text(405, "Only GET and HEAD are served.", extra: [("Allow", "GET, HEAD")])
-        }
+        guard request.method == "GET" || head else { return Self.methodNotAllowed }
         var response: HTTPResponse
         let path = request.path
         if path == "/ws" {
             response = .text(426, "This is the deck's WebSocket: connect with a WebSocket client.",
-                             extra: [("Upgrade", "websocket")])
+                             extra: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")])
         } else if path.hasPrefix("/icons/") {
             let name = StaticFiles.percentDecoded(String(path.dropFirst("/icons/".count))) ?? ""
             if let icon = icons.icon(named: name) {
@@ -63,7 +63,7 @@ struct WebResponder {
         var headers: [(String, String)] = [("Content-Type", file.contentType), ("ETag", etag),
                                            ("Cache-Control", "no-cache")]
         if file.gzipped != nil { headers.append(("Vary", "Accept-Encoding")) }
-        if file.isPage { headers += Self.pageHeaders(host: request.header("host")) }
+        if file.isPage { headers += Self.pageHeaders(host: request.header("host"), secure: secure) }
         if let tags = request.header("if-none-match"), Self.matches(tags, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
@@ -71,29 +71,39 @@ struct WebResponder {
         return HTTPResponse(status: 200, headers: headers, body: gzip ? file.gzipped! : file.bytes)
     }
 
-    /// The page may load only from its own origin and talk only to its own WebSocket.
-    static func pageHeaders(host: String?) -> [(String, String)] {
+    /// Any method but GET and HEAD (WEB.md §2); the connection closes after
+    /// it, as a body or a tunnel may follow the head unread.
+    static let methodNotAllowed = HTTPResponse.text(405, "Only GET and HEAD are served.", close: true, extra: [("Allow", "GET, HEAD")])
+
+    /// The page may load only from its own origin and talk only to its own
+    /// WebSocket (WEB.md §2): `ws:` or, under TLS, `wss:`.
+    static func pageHeaders(host: String?, secure: Bool) -> [(String, String)] {
         var connect = "'self'"
         if let host, !host.isEmpty, host.utf8.allSatisfy({ byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || Array("-.:[]".utf8).contains(byte)
         }) {
             // Older Safari does not count ws: as 'self'; name the socket itself.
-            connect += " ws://\(host)/ws wss://\(host)/ws"
+            connect += secure ? " wss://\(host)/ws" : " ws://\(host)/ws"
         }
-        let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+        let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; "
             + "manifest-src 'self'; connect-src \(connect); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         return [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")]
     }
 
-    /// `Accept-Encoding` names gzip (or `*`) without `q=0`.
+    /// `Accept-Encoding` allows gzip: named without `q=0`, or `*` without
+    /// `q=0` when gzip is not named (RFC 9110 §12.5.3: a coding named
+    /// explicitly is not covered by `*`).
     static func acceptsGzip(_ request: HTTPRequest) -> Bool {
-        request.tokens("accept-encoding").contains { token in
+        var gzip: Double?
+        var any: Double?
+        for token in request.tokens("accept-encoding") {
             let parts = token.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }
-            guard parts.first == "gzip" || parts.first == "*" else { return false }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return quality > 0
+            if parts.first == "gzip" || parts.first == "x-gzip" { gzip = max(gzip ?? 0, quality) }
+            if parts.first == "*" { any = max(any ?? 0, quality) }
         }
+        return (gzip ?? any ?? 0) > 0
     }
 
     /// `If-None-Match`: `*` or a list of tags (weak comparison, RFC 9110 §13.1.2).

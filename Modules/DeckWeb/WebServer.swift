@@ -82,7 +82,9 @@ public final class WebServer: ConnectionHandler {
         }
         switch handshake.answer(request) {
         case let .refuse(status, reason):
-            send(.text(status, reason, close: true), on: connection)
+            // RFC 6455 §4.2.2: a version refused is answered with the one served.
+            let extra = status == 426 ? [("Sec-WebSocket-Version", "13")] : []
+            send(.text(status, reason, close: true, extra: extra), on: connection)
             return .done
         case let .accept(key):
             let framing: WebSocketFraming
@@ -104,8 +106,10 @@ public final class WebServer: ConnectionHandler {
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        var response = WebResponder(files: files, icons: icons, faces: configuration.faceImages).respond(to: request)
-        if !request.keepAlive { response.close = true }
+        var response = WebResponder(files: files, icons: icons, faces: configuration.faceImages, secure: configuration.secure)
+            .respond(to: request)
+        // After an upgrade's head (a HEAD or another method) comes anything but HTTP.
+        if !request.keepAlive || request.isUpgrade { response.close = true }
         return response
     }
 

@@ -133,6 +133,11 @@ package final class WebSocketCodec {
             // Known from the frame header, before any of its payload is kept.
             if messageBytes > maxMessageBytes { ended(.tooLarge) }
             inTextFrame = true
+        case WSLAY_CONNECTION_CLOSE.rawValue where length == 1:
+            // RFC 6455 §5.5.1 forbids it (a body starts with a code); wslay would answer it with a close
+            // without a code, so from here frames go by hand and that answer stays unsent.
+            writeByHand()
+            ended(.violation(code: 1002, why: "sent a close frame whose body is one byte (a body starts with a two-byte code)"))
         default:
             break
         }
@@ -186,7 +191,9 @@ package final class WebSocketCodec {
             end = end ?? .violation(code: 1002, why: "sent a WebSocket frame RFC 6455 forbids")
         }
         // When wslay refused the frame itself it has queued its own close already, and this one is not taken.
-        if case .violation(let code, _) = end { _ = wslay_event_queue_close(context, code, nil, 0) }
+        if case .violation(let code, _) = end {
+            if framedByHand { close(code: code) } else { _ = wslay_event_queue_close(context, code, nil, 0) }
+        }
         // wslay may have gone on to check the oversized message's first bytes and queued a close with 1007
         // (or 1002 for a bad frame); the host answers `tooLarge` and closes with 1009, as without them.
         if end == .tooLarge { writeByHand() }

@@ -36,6 +36,10 @@ package struct WebSocketHandshake {
         guard let key = request.header("sec-websocket-key")?.trimmingCharacters(in: " \t"), Self.isValidKey(key) else {
             return .refuse(status: 400, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
+        // Two Origins are no origin a browser sends (RFC 6454 §7.3: one serialized origin).
+        if request.headers.filter({ $0.name.lowercased() == "origin" }).count > 1 {
+            return .refuse(status: 403, reason: "One Origin, please: this request names several.")
+        }
         if let origin = request.header("origin"), !allows(origin: origin, host: request.header("host")) {
             return .refuse(status: 403, reason: "This origin may not open the deck's WebSocket.")
         }

@@ -53,7 +53,8 @@ def test_the_page_with_its_policy(app, web_root):
     assert body == (web_root / "index.html").read_bytes()
     csp = headers["content-security-policy"]
     assert "default-src 'none'" in csp and "script-src 'self'" in csp and "style-src 'self'" in csp
-    assert "connect-src 'self' ws://127.0.0.1/ws wss://127.0.0.1/ws;" in csp  # its own socket, by the Host it was asked by
+    assert "connect-src 'self' ws://127.0.0.1/ws;" in csp  # its own socket, by the Host it was asked by; wss only under TLS
+    assert "img-src 'self';" in csp  # only the page's own origin (WEB.md §2): no data: images
 
 
 @pytest.mark.parametrize("path,kind", [
@@ -87,6 +88,10 @@ def test_gzip_when_allowed_compressed_once(app):
     assert body2 == body and second["etag"] == headers["etag"]  # the same bytes: made once
     _, plain, raw = one(app, get("/app.js", extra="Accept-Encoding: gzip;q=0\r\n"))
     assert "content-encoding" not in plain and raw.decode() == APP_JS and plain["etag"] != headers["etag"]
+    _, refused, _ = one(app, get("/app.js", extra="Accept-Encoding: gzip;q=0, *\r\n"))
+    assert "content-encoding" not in refused  # named and refused: * does not bring it back (RFC 9110 §12.5.3)
+    _, anything, _ = one(app, get("/app.js", extra="Accept-Encoding: br;q=1, *;q=0.5\r\n"))
+    assert anything["content-encoding"] == "gzip"
     status, _, _ = one(app, get("/app.js", extra=f"Accept-Encoding: gzip\r\nIf-None-Match: {headers['etag']}\r\n"))
     assert status == 304
 
@@ -115,6 +120,33 @@ def test_other_methods_405_with_allow(app):
     for method in ["POST", "PUT", "DELETE", "OPTIONS"]:
         status, headers, _ = one(app, get("/", method=method))
         assert status == 405 and headers["allow"] == "GET, HEAD", method
+
+
+def test_any_other_method_is_405_with_a_body_or_unknown_to_the_parser(app):
+    # WEB.md §2: another method 405 with Allow — also with a body (curl -d), and for a method token
+    # the HTTP parser has no name for; the connection closes after it (a body or a tunnel may follow).
+    for head in [b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc",
+                 b"PUT / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+                 b"FOO / HTTP/1.1\r\nHost: x\r\n\r\n", b"get / HTTP/1.1\r\nHost: x\r\n\r\n",
+                 b"CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n"]:
+        status, headers, _ = one(app, head)
+        assert (status, headers["allow"], headers["connection"]) == (405, "GET, HEAD", "close"), head
+    s = app.raw()
+    for byte in b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n":
+        s.send(bytes([byte]))  # however the method is cut
+    assert s.recv(65536).startswith(b"HTTP/1.1 405")
+
+
+def test_heads_rfc_9112_refuses_are_400(app):
+    for head in [b"GET / HTTP/1.1\r\n\r\n",  # no Host
+                 b"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",
+                 b"GET / HTTP/1.1\r\nHost : x\r\n\r\n",  # white space before the colon
+                 b"GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n",
+                 b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n"]:
+        status, headers, _ = one(app, head)
+        assert status == 400 and headers["connection"] == "close", head
+    assert one(app, b"GET / HTTP/9.9\r\nHost: x\r\n\r\n")[0] == 505
+    assert one(app, b"GET / HTTP/1.0\r\n\r\n")[0] == 200  # HTTP/1.0 needs no Host
 
 
 def test_a_head_over_8_kib_is_431(app):
@@ -190,7 +222,8 @@ def test_without_the_web_app_the_page_says_so(deck, tmp_root):
 
 
 def test_the_ws_path_without_an_upgrade(app):
-    assert one(app, get("/ws"))[0] == 426
+    status, headers, _ = one(app, get("/ws"))
+    assert status == 426 and headers["sec-websocket-version"] == "13"
 
 
 def test_curl_gets_the_page(app):

@@ -94,6 +94,17 @@ def test_foreign_origins_get_403(host):
     host.ws(origin=None, hello=True)  # a native client sends no Origin
 
 
+def test_two_origins_are_refused_whichever_comes_first(host):
+    own = f"http://127.0.0.1:{host.web_port}"
+    for origins in [(own, "http://evil.example"), ("http://evil.example", own), (own, own)]:
+        s = host.raw()
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{host.web_port}\r\nUpgrade: websocket\r\n"
+                   f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                   f"Origin: {origins[0]}\r\nOrigin: {origins[1]}\r\n\r\n").encode())
+        assert s.recv(4096).startswith(b"HTTP/1.1 403"), origins
+
+
 def test_an_allowed_extra_origin(deck):
     h = deck(extra=["--web-origin", "https://deck.example.org"])
     h.ws(origin="https://deck.example.org", hello=True)
@@ -197,6 +208,7 @@ def close_code_of(s, already=b""):
     pytest.param(frame(0x9, b"p" * 126), 1002, id="a ping over 125 bytes"),
     pytest.param(frame(0x9, b"p", fin=False), 1002, id="a fragmented ping"),
     pytest.param(frame(0x8, b"\x03\xe8" + b"x" * 124), 1002, id="a close frame over 125 bytes"),
+    pytest.param(frame(0x8, b"\x03"), 1002, id="a close frame whose body is one byte"),
     pytest.param(frame(0xA, b"p", fin=False), 1002, id="a fragmented pong"),
     pytest.param(frame(1, b'{"type":"ping","x":"\xff\xfe"}'), 1007, id="not UTF-8"),
     pytest.param(frame(0, b"continuation without a start"), 1002, id="a continuation without a start"),

@@ -30,11 +30,16 @@ extension PluginSupervisor {
     }
 
     func sendPress(_ press: PluginPress) -> PluginPressResult {
-        send(.press(press)) ? .delivered : .dropped("is not reading its input, so the press was dropped")
+        guard send(.press(press)) else { return .dropped("is not reading its input, so the press was dropped") }
+        // Writing it found the pipe broken (the plugin closed its input): the press never reached it.
+        if let reason = inputBroke { return .unavailable("\(reason), so the press was lost; it is started again") }
+        return .delivered
     }
 
     /// Writes queued lines until the pipe is full; watches for room then.
+    /// ``inputBroke`` says whether this write found the pipe broken.
     func flushInput() {
+        inputBroke = nil
         guard let process else { return }
         switch outbox.flush(to: process.input) {
         case .empty:
@@ -50,6 +55,7 @@ extension PluginSupervisor {
             inputWatch = nil
             outbox.removeAll()
             let reason = error == EPIPE ? "closed its input" : "could not be written to (\(String(cString: strerror(error))))"
+            inputBroke = reason
             brokeUnlessExiting(reason)
         }
     }

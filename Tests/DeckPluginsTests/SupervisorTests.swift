@@ -99,6 +99,28 @@ import Testing
         #expect(harness.wait { $0.results["meanwhile"] == .delivered }, "\(harness.logText)")
     }
 
+    /// PLUGINS.md §3: a plugin that breaks its pipe is restarted. One that
+    /// closes its input while it runs is found at the next write: that
+    /// press never reached it, and says so rather than "delivered".
+    @Test func aPressToAPluginThatClosedItsInputIsNotReportedDelivered() throws {
+        let plugin = TestPlugin.sh("deafened", """
+            read -r hello
+            echo '{"type":"ready"}'
+            read -r buttons
+            exec 0<&-
+            echo '{"type":"log","level":"info","message":"input closed"}'
+            exec sleep 100
+            """)
+        let harness = try PluginHarness(plugins: [plugin])
+        let layout = try PluginLayouts.with([("deafened", "x")])
+        try harness.show(layout)
+        #expect(harness.wait { $0.logs.contains { $0.message == "plugin 'deafened': input closed" } }, "\(harness.logText)")
+        try harness.press(layout, page: 0, index: 0, tag: "lost")
+        #expect(harness.wait { $0.results["lost"] != nil })
+        #expect(harness.record.withLock { $0.results["lost"] } == .unavailable("closed its input, so the press was lost; it is started again"))
+        #expect(harness.wait { _ in harness.logged("plugin 'deafened' closed its input") }, "\(harness.logText)")
+    }
+
     /// The wait is bounded: a plugin not back within ``PluginPolicy/restartWait`` gets the press refused then.
     @Test func aPressWaitsForARestartOnlySoLong() throws {
         var policy = PluginHarness.fastPolicy

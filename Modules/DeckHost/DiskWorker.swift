@@ -1,5 +1,6 @@
 import DeckSnapshots
 import Dispatch
+import Synchronization
 
 /// The one thread that touches the state folder: snapshot writes (group
 /// commits), snapshot reads, listings, profile scans and the token file.
@@ -11,6 +12,25 @@ import Dispatch
 final class DiskWorker: Sendable {
     let store: SnapshotStore
     private let queue = DispatchQueue(label: "deckd.disk", qos: .userInitiated)
+    /// How long the journal must have had no write before its newest
+    /// generation is written as a plain file (``SnapshotStore/checkpoint()``):
+    /// PROFILE.md §6 promises plain tools the newest layout as a `.json.gz`,
+    /// and a person's edits come seconds apart, so each one soon has its
+    /// file; a burst of edits (a script, eight devices) is only appended, and
+    /// its last generation gets the file when it ends. Long enough that a
+    /// client's next edit of a burst comes first, short enough that someone
+    /// who looks after an edit finds it.
+    static let idleCheckpointDelay = DispatchTimeInterval.milliseconds(50)
+    /// When the last write ended and whether an idle check is scheduled;
+    /// touched only by jobs on `queue` (the lock is never contended).
+    private let idle = Mutex(IdleState())
+
+    private struct IdleState {
+        var lastWrite = DispatchTime.now()
+        var checkScheduled = false
+        /// Drained for shutdown: a check still scheduled does nothing.
+        var stopped = false
+    }
 
     init(store: SnapshotStore) {
         self.store = store
@@ -34,7 +54,32 @@ final class DiskWorker: Sendable {
             finished(commit, markerFailure)
             // After the commit is handed back, so a checkpoint never delays an `ok`.
             store.maintain()
+            self.wroteJustNow()
         }
+    }
+
+    /// Notes a write; schedules one idle check unless one is pending (a
+    /// burst keeps one timer, not one per batch).
+    private func wroteJustNow() {
+        let schedule = idle.withLock { state in
+            state.lastWrite = .now()
+            defer { state.checkScheduled = true }
+            return !state.checkScheduled
+        }
+        if schedule { queue.asyncAfter(deadline: .now() + Self.idleCheckpointDelay) { self.idleCheck() } }
+    }
+
+    /// On `queue`: checkpoints once the journal has been idle for the
+    /// delay, or looks again when a write came meanwhile.
+    private func idleCheck() {
+        let (due, stopped) = idle.withLock { state in (state.lastWrite + Self.idleCheckpointDelay, state.stopped) }
+        guard !stopped else { return }
+        if DispatchTime.now() < due {
+            queue.asyncAfter(deadline: due) { self.idleCheck() }
+            return
+        }
+        idle.withLock { $0.checkScheduled = false }
+        store.checkpoint()
     }
 
     /// Runs `job` on the disk thread and hands its result to `finished` there.
@@ -46,7 +91,7 @@ final class DiskWorker: Sendable {
     /// Waits until every job handed over so far has finished, checkpoints the
     /// journal, and waits for old generations' deletions (for shutdown).
     func drain() {
-        queue.sync {}
+        queue.sync { idle.withLock { $0.stopped = true } }
         // The newest generation as a plain file: the next start reads it without the journal.
         store.checkpoint()
         store.finishDeletions()

@@ -174,6 +174,42 @@ struct DurabilityTests {
         #expect(try host.device().welcomeLayout.button(page: 0, index: 9) == terminal)
     }
 
+    /// PROFILE.md §6: plain tools read the newest layout as a gzip file.
+    /// Edits are journal records; once the journal has been quiet for a
+    /// moment, deckd writes the newest generation as `GENERATION.json.gz`
+    /// while it keeps running.
+    @Test func aQuietJournalSoonHasItsNewestGenerationAsAPlainFile() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        var revision = 0
+        for (from, to) in [(1, 6), (6, 7), (7, 8)] {
+            revision = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: from, toPage: 0, toIndex: to,
+                                                                    button: terminal)))
+        }
+        let folder = host.state + "/snapshots/default"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var newest: [String: Any] = [:]
+        while ContinuousClock.now < deadline {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.sorted()
+            if let last = files.last {
+                let unzip = Process()
+                unzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+                unzip.arguments = ["-dc", folder + "/" + last]
+                let output = Pipe()
+                unzip.standardOutput = output
+                try unzip.run()
+                let bytes = output.fileHandleForReading.readDataToEndOfFile()
+                unzip.waitUntilExit()
+                newest = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
+                if newest["revision"] as? Int == revision { break }
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(newest["revision"] as? Int == revision && newest["reason"] as? String == "moveButton", "\(newest)")
+        #expect(try host.stop() == 0)
+    }
+
     /// Retention deletes dropped generations in the background; a clean stop
     /// waits for those deletions (docs/snapshots.md, Retention), so it leaves
     /// `--keep` files however many the last write dropped.

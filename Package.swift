@@ -178,8 +178,10 @@ let package = Package(
         .testTarget(name: "DeckGeometryTests", dependencies: ["DeckGeometry", "DeckTestSupport"],
                     path: "Tests/DeckGeometryTests", swiftSettings: strict),
         .testTarget(name: "DeckGesturesTests",
-                    dependencies: ["DeckGestures", "DeckGestureTraces", "DeckGeometry", "DeckModel", "DeckTestSupport"],
-                    path: "Tests/DeckGesturesTests", exclude: ["Traces"], swiftSettings: strict),
+                    dependencies: ["DeckGestures", "DeckGeometry", "DeckModel", "DeckTestSupport"],
+                    path: "Tests/DeckGesturesTests", swiftSettings: strict),
+        .testTarget(name: "DeckGestureTracesTests", dependencies: ["DeckGestureTraces", "DeckTestSupport"],
+                    path: "Tests/DeckGestureTracesTests", exclude: ["Traces"], swiftSettings: strict),
         // Not a user-facing tool: the web engine's differential test (Apps/web/test) runs
         // DeckModel's and DeviceLayout's edits through it to compare the two engines' moves.
         .executableTarget(name: "deck-layout-replay", dependencies: ["DeckGestures", "DeckModel"],

@@ -14,7 +14,7 @@ export const swiftBin = process.env.DECK_BIN ?? path.join(root, '.build/debug');
 /** The JS tool. */
 export const jsTool = path.join(root, 'Apps/web/bin/deck-gestures.mjs');
 /** The trace folders every engine must pass. */
-export const traceFolders = [path.join(root, '../shared/spec/traces'), path.join(root, 'Tests/DeckGesturesTests/Traces')];
+export const traceFolders = [path.join(root, '../shared/spec/traces'), path.join(root, 'Tests/DeckGestureTracesTests/Traces')];
 
 /**
  * The path of a built Swift tool; fails loudly when it is missing (the

@@ -34,14 +34,17 @@ package final class HTTPHeadDecoder {
     private var announcedBody = false
     private var complete = false
     private var refusal: Verdict?
-    /// The first bytes of the message being read (at most
-    /// ``methodBytesSeen``): http_parser knows a fixed list of methods, so
-    /// when it refuses one, these say whether it was a method at all.
+    /// The first bytes of the message being read, after the line ends
+    /// http_parser skips before it (at most ``methodBytesSeen``): http_parser
+    /// knows a fixed list of methods, so when it refuses one, these say
+    /// whether it was a method at all.
     private var messageStart: [UInt8] = []
     /// A method http_parser does not know, being read up to its space (it
     /// may come in pieces); nil while http_parser reads.
     private var unknownMethod: [UInt8]?
-    /// Enough for any method a client sends; a longer token is no method this host serves either way.
+    /// Enough for any method a client sends; a token this long is refused
+    /// as no method (400), so the verdict always comes within these bytes,
+    /// however the stream is cut.
     private static let methodBytesSeen = 32
 
     package init() {
@@ -119,7 +122,11 @@ package final class HTTPHeadDecoder {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return (.needMore, 0) }
         if unknownMethod != nil { return readUnknownMethod(bytes, count: bytes.count) }
         if messageStart.count < Self.methodBytesSeen {
-            messageStart += bytes.prefix(Self.methodBytesSeen - messageStart.count)
+            for byte in bytes {
+                if messageStart.count == Self.methodBytesSeen { break }
+                if messageStart.isEmpty && (byte == 0x0D || byte == 0x0A) { continue }
+                messageStart.append(byte)
+            }
         }
         let used = withUnsafeMutablePointer(to: &parser) { parserPointer in
             parserPointer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -147,9 +154,9 @@ package final class HTTPHeadDecoder {
         }
         if status == HPE_INVALID_METHOD {
             // Any method token but GET and HEAD is 405 (WEB.md §2), known to http_parser or not.
-            // The message's bytes so far hold the whole method, or more than a method may be.
+            // The message's bytes so far hold its method's verdict, or all it has sent yet.
             unknownMethod = []
-            return readUnknownMethod(messageStart.drop { $0 == 0x0D || $0 == 0x0A }, count: bytes.count)
+            return readUnknownMethod(messageStart, count: bytes.count)
         }
         if status == HPE_HEADER_OVERFLOW {
             return (refuse(431, "The request head is over 8 KiB.", why: "sent a request head over 8 KiB"), used)
@@ -170,11 +177,11 @@ package final class HTTPHeadDecoder {
             if byte == 0x20 && !method.isEmpty {
                 return (refuse(405, "Only GET and HEAD are served.", why: "sent a request with a method other than GET or HEAD"), count)
             }
+            method.append(byte)
             guard HTTPRequest.isTokenByte(byte), method.count < Self.methodBytesSeen else {
                 return (refuse(400, "Malformed request: invalid HTTP method.", why: "sent a malformed HTTP request (invalid HTTP method)"),
                         count)
             }
-            method.append(byte)
         }
         unknownMethod = method
         return (.needMore, count)

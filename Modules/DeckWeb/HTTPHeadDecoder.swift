@@ -34,6 +34,8 @@ package final class HTTPHeadDecoder {
     private var announcedBody = false
     private var complete = false
     private var refusal: Verdict?
+    /// The bytes of the head being read that http_parser took so far.
+    private var headBytes = 0
     /// The first bytes of the message being read, after the line ends
     /// http_parser skips before it (at most ``methodBytesSeen``): http_parser
     /// knows a fixed list of methods, so when it refuses one, these say
@@ -128,12 +130,17 @@ package final class HTTPHeadDecoder {
                 messageStart.append(byte)
             }
         }
+        // Never more than one byte past the limit: http_parser counts a header
+        // value's bytes after scanning it, so in one long piece an invalid byte
+        // far past 8 KiB was a 400 where the same stream in pieces was a 431.
+        let fed = min(bytes.count, Int(Self.maxHeadBytes) + 1 - headBytes)
         let used = withUnsafeMutablePointer(to: &parser) { parserPointer in
             parserPointer.pointee.data = Unmanaged.passUnretained(self).toOpaque()
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                http_parser_execute(parserPointer, &settings, chars, bytes.count)
+            return base.withMemoryRebound(to: CChar.self, capacity: fed) { chars in
+                http_parser_execute(parserPointer, &settings, chars, fed)
             }
         }
+        headBytes += used
         let status = http_errno(rawValue: parser.http_errno)
         if announcedBody {
             let method = http_method(rawValue: parser.method)
@@ -145,6 +152,7 @@ package final class HTTPHeadDecoder {
         if complete {
             complete = false
             messageStart = []
+            headBytes = 0
             http_parser_pause(&parser, 0)
             let request = makeRequest()
             if let (status, reason) = Self.problem(of: request) {
@@ -158,7 +166,7 @@ package final class HTTPHeadDecoder {
             unknownMethod = []
             return readUnknownMethod(messageStart, count: bytes.count)
         }
-        if status == HPE_HEADER_OVERFLOW {
+        if status == HPE_HEADER_OVERFLOW || (status == HPE_OK && headBytes > Int(Self.maxHeadBytes)) {
             return (refuse(431, "The request head is over 8 KiB.", why: "sent a request head over 8 KiB"), used)
         }
         if status != HPE_OK {

@@ -48,7 +48,6 @@ extension DeckButton {
     /// that numbers in a plugin's settings compare by value (see
     /// ``DeckValue/isSameJSON(as:)``). The host's stale checks use it.
     public func isSameJSON(as other: DeckButton) -> Bool {
-        name == other.name && icon == other.icon && style == other.style && states == other.states
-            && action.isSameJSON(as: other.action)
+        isEqualAtLevel7(other) && style == other.style && states == other.states
     }
 }

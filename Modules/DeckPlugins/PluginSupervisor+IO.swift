@@ -4,25 +4,33 @@ import Glibc
 extension PluginSupervisor {
     // MARK: Writing to the plugin
 
-    /// Queues one event for the plugin and writes what the pipe takes; false
-    /// when there is no process or its queue is full (the event is dropped).
+    /// What became of an event handed to ``send(_:)``.
+    enum Sent {
+        /// Written to the pipe, or queued behind what the pipe has not taken yet.
+        case queued
+        /// No process, or its queue is full: the event is dropped.
+        case dropped
+        /// The write found the pipe broken (why): the event never reached the plugin.
+        case broken(String)
+    }
+
+    /// Queues one event for the plugin and writes what the pipe takes.
     @discardableResult
-    func send(_ event: PluginEvent) -> Bool {
-        guard process != nil else { return false }
+    func send(_ event: PluginEvent) -> Sent {
+        guard process != nil else { return .dropped }
         guard outbox.append(event.line()) else {
             if dropped == 0 {
                 log(.warning, "plugin '\(id)' is not reading its input (\(outbox.count) lines are waiting); messages to it are dropped until it reads again")
             }
             dropped += 1
             if case .buttons = event { buttonsLost = true }
-            return false
+            return .dropped
         }
-        flushInput()
-        return true
+        return flushInput().map { .broken($0) } ?? .queued
     }
 
     func sendButtons() {
-        if send(.buttons(buttons)) {
+        if case .queued = send(.buttons(buttons)) {
             sentButtons = buttons
         } else {
             buttonsLost = true
@@ -30,17 +38,18 @@ extension PluginSupervisor {
     }
 
     func sendPress(_ press: PluginPress) -> PluginPressResult {
-        guard send(.press(press)) else { return .dropped("is not reading its input, so the press was dropped") }
-        // Writing it found the pipe broken (the plugin closed its input): the press never reached it.
-        if let reason = inputBroke { return .unavailable("\(reason), so the press was lost; it is started again") }
-        return .delivered
+        switch send(.press(press)) {
+        case .queued: .delivered
+        case .dropped: .dropped("is not reading its input, so the press was dropped")
+        case .broken(let reason): .unavailable("\(reason), so the press was lost; it is started again")
+        }
     }
 
     /// Writes queued lines until the pipe is full; watches for room then.
-    /// ``inputBroke`` says whether this write found the pipe broken.
-    func flushInput() {
-        inputBroke = nil
-        guard let process else { return }
+    /// Returns why the pipe is broken when this write found it so.
+    @discardableResult
+    func flushInput() -> String? {
+        guard let process else { return nil }
         switch outbox.flush(to: process.input) {
         case .empty:
             inputWatch?.cancel()
@@ -55,9 +64,10 @@ extension PluginSupervisor {
             inputWatch = nil
             outbox.removeAll()
             let reason = error == EPIPE ? "closed its input" : "could not be written to (\(String(cString: strerror(error))))"
-            inputBroke = reason
             brokeUnlessExiting(reason)
+            return reason
         }
+        return nil
     }
 
     /// The queue emptied: say how much was lost, and resend the buttons if

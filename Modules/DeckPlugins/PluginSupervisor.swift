@@ -59,8 +59,6 @@ final class PluginSupervisor {
     var buttonsLost = false
     /// Messages dropped since the plugin stopped reading.
     var dropped = 0
-    /// Why the last write found the plugin's input broken (it closed it); nil when it did not.
-    var inputBroke: String?
     private var reportedStatus: PluginStatus?
 
     init(manifest: PluginManifest, loop: EventLoop, policy: PluginPolicy, hello: PluginHello) {

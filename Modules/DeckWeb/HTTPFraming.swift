@@ -29,7 +29,7 @@ final class HTTPFraming: MessageFraming {
             case .needMore:
                 return .consumed
             case let .refused(status, reason, why):
-                send(status == 405 ? WebResponder.methodNotAllowed : .text(status, reason, close: true), on: connection)
+                send(.text(status, reason, close: true), on: connection)
                 return .violation(why)
             case .request(let request):
                 // http_parser counts a CONNECT as an upgrade too: that one is a method not served.

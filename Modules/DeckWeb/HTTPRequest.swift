@@ -32,16 +32,23 @@ package struct HTTPRequest: Equatable, Sendable {
     }
 
     /// A `tchar` of RFC 9110 §5.6.2: what method and field names are made of.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-    }
+    static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
     /// A byte of a Host value (RFC 3986 `host [":" port]`: a name, an
     /// address, or an IP literal in brackets).
-    static func isHostByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            || Array("-._~!$&'()*+,;=%:[]".utf8).contains(byte)
+    static func isHostByte(_ byte: UInt8) -> Bool { hostBytes[Int(byte)] }
+
+    // Tables, built once: every field name of every head is checked byte by byte.
+    private static let tokenBytes = byteTable(extra: "!#$%&'*+-.^_`|~")
+    private static let hostBytes = byteTable(extra: "-._~!$&'()*+,;=%:[]")
+
+    /// Letters and digits, and the bytes of `extra`.
+    private static func byteTable(extra: String) -> [Bool] {
+        (0..<256).map { value in
+            let byte = UInt8(value)
+            return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || extra.utf8.contains(byte)
+        }
     }
 
     /// The path without query or fragment.

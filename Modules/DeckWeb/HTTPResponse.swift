@@ -16,10 +16,22 @@ struct HTTPResponse {
         self.close = close
     }
 
-    /// A short plain-text answer (errors).
+    /// A short plain-text answer (errors), with the headers its status
+    /// requires (``requiredHeaders(of:)``).
     static func text(_ status: Int, _ message: String, close: Bool = false, extra: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + extra,
+        HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + requiredHeaders(of: status) + extra,
                      body: Array((message + "\n").utf8), close: close)
+    }
+
+    /// What a status must say whoever answers it: 405 the methods served
+    /// (RFC 9110 §15.5.6), 426 the upgrade to make and, for the WebSocket,
+    /// the version served (RFC 6455 §4.2.2).
+    static func requiredHeaders(of status: Int) -> [(String, String)] {
+        switch status {
+        case 405: [("Allow", "GET, HEAD")]
+        case 426: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")]
+        default: []
+        }
     }
 
     static func reason(_ status: Int) -> String {

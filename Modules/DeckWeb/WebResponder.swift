@@ -9,12 +9,12 @@ struct WebResponder {
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let head = request.method == "HEAD"
-        guard request.method == "GET" || head else { return Self.methodNotAllowed }
+        // Closed after it: a body or a tunnel may follow the head unread.
+        guard request.method == "GET" || head else { return .text(405, "Only GET and HEAD are served.", close: true) }
         var response: HTTPResponse
         let path = request.path
         if path == "/ws" {
-            response = .text(426, "This is the deck's WebSocket: connect with a WebSocket client.",
-                             extra: [("Upgrade", "websocket"), ("Sec-WebSocket-Version", "13")])
+            response = .text(426, "This is the deck's WebSocket: connect with a WebSocket client.")
         } else if path.hasPrefix("/icons/") {
             let name = StaticFiles.percentDecoded(String(path.dropFirst("/icons/".count))) ?? ""
             if let icon = icons.icon(named: name) {
@@ -70,10 +70,6 @@ struct WebResponder {
         if gzip { headers.append(("Content-Encoding", "gzip")) }
         return HTTPResponse(status: 200, headers: headers, body: gzip ? file.gzipped! : file.bytes)
     }
-
-    /// Any method but GET and HEAD (WEB.md §2); the connection closes after
-    /// it, as a body or a tunnel may follow the head unread.
-    static let methodNotAllowed = HTTPResponse.text(405, "Only GET and HEAD are served.", close: true, extra: [("Allow", "GET, HEAD")])
 
     /// The page may load only from its own origin and talk only to its own
     /// WebSocket (WEB.md §2): `ws:` or, under TLS, `wss:`.

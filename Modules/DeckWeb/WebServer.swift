@@ -82,9 +82,7 @@ public final class WebServer: ConnectionHandler {
         }
         switch handshake.answer(request) {
         case let .refuse(status, reason):
-            // RFC 6455 §4.2.2: a version refused is answered with the one served.
-            let extra = status == 426 ? [("Sec-WebSocket-Version", "13")] : []
-            send(.text(status, reason, close: true, extra: extra), on: connection)
+            send(.text(status, reason, close: true), on: connection)
             return .done
         case let .accept(key):
             let framing: WebSocketFraming

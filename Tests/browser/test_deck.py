@@ -111,9 +111,12 @@ def test_edge_dwell_turns_the_page_then_drops_there_and_a_gap_sends_it_back(phon
     assert flipped - arrived >= 450, f"the page turned {flipped - arrived:.0f} ms after reaching the edge (0.5 s dwell)"
     deck.move(cell4["x"], cell4["y"], steps=4)  # off the edge before the next flip (0.7 s)
     phone.wait("document.querySelector('[data-slot=\"1/4\"]').dataset.state === 'target'", what="1/4 outlined")
-    deck.up()
-    phone.wait("document.querySelector('[data-slot=\"1/4\"]').dataset.name === 'Alpha'", what="Alpha on 1/4")
-    assert host_names(host.layout(), 1)[4] == "Alpha"
+    with Device(host.tcp_port) as device:
+        deck.up()
+        phone.wait("document.querySelector('[data-slot=\"1/4\"]').dataset.name === 'Alpha'", what="Alpha on 1/4")
+        # The page shows the drop before the host has made it durable: wait for the host's layout.
+        layout = device.next(lambda m: m["type"] == "layout")
+        assert host_names(layout, 1)[4] == "Alpha"
     # In arrange mode now: a drop over the gap between two cells goes back.
     revision = host.status()["revision"]
     deck.wait_attr("page", "1")

@@ -104,7 +104,7 @@ extension ProfileReader {
 
     private mutating func readActionField(_ pair: Pair?, of button: YAMLNode, typo: Bool) -> DeckAction? {
         guard let pair else {
-            if !typo { report("button needs an action", at: button) }
+            if !typo, !document.hasFailedMerge(button) { report("button needs an action", at: button) }
             return nil
         }
         let node = pair.value
@@ -163,6 +163,11 @@ extension ProfileReader {
             guard let command = requiredText(found[.run], "run", missing: "run needs a shell command", owner: node, typo: false) else { return nil }
             return .run(command: command, cwd: cwd, timeout: timeout, follow: follow)
         case .open:
+            if let pair = found[.open], document.isNull(pair.value), document.textIs(pair.value, "~") {
+                // The spec's own example opens "~", quoted: unquoted, YAML reads it as null.
+                report("open needs a URL or a path; '~' alone is null in YAML, so write \"~\" in quotes for the home folder", at: pair.key)
+                return nil
+            }
             return requiredText(found[.open], "open", missing: "open needs a URL or a path", owner: node, typo: false).map { .open($0) }
         case .page:
             return found[.page].flatMap { readPageTarget($0) }.map { .page($0) }

@@ -126,7 +126,7 @@ extension ProfileReader {
     mutating func requiredText(_ pair: Pair?, _ field: String, missing: String, owner: YAMLNode, typo: Bool) -> String? {
         switch text(pair, field) {
         case .absent:
-            if !typo { report(missing, at: owner) }
+            if !typo, !document.hasFailedMerge(owner) { report(missing, at: owner) }
             return nil
         case .null(let key):
             report(missing, at: key)

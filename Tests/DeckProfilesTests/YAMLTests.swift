@@ -217,7 +217,9 @@ struct YAMLTests {
     @Test func utf16IsNotTakenForUTF8() {
         let bytes: [UInt8] = [0xFF, 0xFE] + Array("a: 1".utf8).flatMap { [$0, 0] }
         let document = YAMLDocument.parse(bytes, file: "t.yaml")
-        #expect(document.problems.first?.description == "t.yaml:1:1: byte 0xFF is not valid UTF-8; save the file as UTF-8")
+        #expect(document.problems.map(\.description) == ["t.yaml:1:1: the file is UTF-16 (it starts with a UTF-16 byte-order mark); save it as UTF-8"])
+        let bare = YAMLDocument.parse(Array("pages: []\n".utf8).flatMap { [0, $0] }, file: "t.yaml")
+        #expect(bare.problems.map(\.description) == ["t.yaml:1:1: the file is UTF-16 (every other byte of its start is NUL); save it as UTF-8"])
     }
 
     @Test func manyBadBytesAreSummarised() {

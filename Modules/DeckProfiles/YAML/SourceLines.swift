@@ -81,18 +81,36 @@ extension LineShape {
     /// The column of the line's last character before trailing space and a
     /// comment (a `#` after a space, outside quotes); 0 for a blank line.
     static func contentEnd(_ line: [Unicode.Scalar]) -> Int {
-        var quote: Unicode.Scalar?
         var end = 0
-        for (index, character) in line.enumerated() {
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "#", index == 0 || line[index - 1] == " " || line[index - 1] == "\t" {
-                break
-            }
-            if character != " ", character != "\t" { end = index + 1 }
+        walk(line) { index, _ in
+            if line[index] != " ", line[index] != "\t" { end = index + 1 }
+            return true
         }
         return end
+    }
+
+    /// Walks `line` from `start` up to a comment: `body` is given each
+    /// character's index and whether a quote holds it (its own quotes
+    /// included), and returns false to stop. Returns where a comment begins
+    /// (a `#` at the line's start or after a space or tab, outside quotes),
+    /// if the walk reached one.
+    @discardableResult
+    static func walk(_ line: [Unicode.Scalar], from start: Int = 0, _ body: (_ index: Int, _ quoted: Bool) -> Bool) -> Int? {
+        var quote: Unicode.Scalar?
+        var index = max(0, start)
+        while index < line.count {
+            let character = line[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                guard body(index, true) else { return nil }
+            } else if character == "#", index == 0 || line[index - 1] == " " || line[index - 1] == "\t" {
+                return index
+            } else {
+                if character == "\"" || character == "'" { quote = character }
+                guard body(index, quote != nil) else { return nil }
+            }
+            index += 1
+        }
+        return nil
     }
 }

@@ -28,11 +28,25 @@ struct SyntaxDiagnosis {
     static func diagnose(_ report: SyntaxReport, input: UnsafeBufferPointer<UInt8>) -> SyntaxDiagnosis? {
         let lines = SourceLines(input)
         let tokens = TokenTrail.scan(input, before: report.index)
-        return tab(report, lines)
-            ?? unclosedQuote(report, tokens)
-            ?? missingColon(report, tokens, lines)
-            ?? indentation(report, lines)
-            ?? unclosedBracket(report, lines)
+        // In order: the first that explains the report is the diagnosis.
+        let checks: [() -> SyntaxDiagnosis?] = [
+            { tab(report, lines) },
+            { unicodeSpace(report, lines) },
+            { report.context?.contains("flow") == true ? commentedColour(report, lines) : nil },
+            { backslashEscape(report, lines) },
+            { missingColonBeforeBracket(report, lines) },
+            { unclosedQuote(report, tokens) },
+            { missingComma(report, tokens, lines, input) },
+            { missingColon(report, tokens, lines) },
+            { dashWithoutSpace(report, lines) },
+            { indentation(report, lines) },
+            { unclosedBracket(report, lines) },
+            { reservedStart(report, lines) },
+        ]
+        for check in checks {
+            if let diagnosis = check() { return diagnosis }
+        }
+        return nil
     }
 
     /// A tab in the indentation of the line libyaml stopped on (YAML indents with spaces only).
@@ -88,6 +102,13 @@ struct SyntaxDiagnosis {
         var end = start.column - 1
         while end < line.count, line[end] != " ", line[end] != "\t" { end += 1 }
         let word = String(String.UnicodeScalarView(line[(start.column - 1)..<end]))
+        // `name:Terminal`: the colon is there; the space after it is not.
+        if let colon = line[(start.column - 1)..<end].firstIndex(of: ":"), colon + 1 < end, colon > start.column - 1 {
+            let key = String(String.UnicodeScalarView(line[(start.column - 1)..<colon]))
+            let value = String(String.UnicodeScalarView(line[(colon + 1)..<max(colon + 1, LineShape.contentEnd(line))]))
+            return SyntaxDiagnosis(mark: YAMLMark(line: start.line, column: colon + 2),
+                                   message: "a space is missing after ':' in '\(key):\(value.prefix(20))'; a key and its value are written '\(key): \(value.prefix(20))'")
+        }
         return SyntaxDiagnosis(mark: YAMLMark(line: start.line, column: end + 1),
                                message: "missing ':' after '\(word)'; a key and its value are written '\(word): value'")
     }
@@ -119,7 +140,8 @@ struct SyntaxDiagnosis {
     static func unclosedBracket(_ report: SyntaxReport, _ lines: SourceLines) -> SyntaxDiagnosis? {
         let kinds = [("while parsing a flow sequence", "[", "]"), ("while parsing a flow mapping", "{", "}")]
         guard report.problem.hasPrefix("did not find expected ','"),
-              let (_, opener, closer) = kinds.first(where: { $0.0 == report.context }) else { return nil }
+              let (_, opener, closer) = kinds.first(where: { $0.0 == report.context }),
+              !bracketCloses(at: report.contextMark, lines) else { return nil }
         let start = report.contextMark
         // Opened on an earlier line: the closer belongs at the end of the last line before libyaml stopped.
         var mark = report.mark
@@ -138,6 +160,7 @@ struct TokenTrail {
     struct Token {
         var start: YAMLMark
         var end: YAMLMark
+        var startIndex: Int
         var endIndex: Int
         var isQuoted: Bool
         var isPlain: Bool
@@ -168,6 +191,7 @@ struct TokenTrail {
                 trail.last = Token(
                     start: YAMLMark(line: Int(token.start_mark.line) + 1, column: Int(token.start_mark.column) + 1),
                     end: YAMLMark(line: Int(token.end_mark.line) + 1, column: Int(token.end_mark.column) + 1),
+                    startIndex: Int(token.start_mark.index),
                     endIndex: Int(token.end_mark.index),
                     isQuoted: style == YAML_SINGLE_QUOTED_SCALAR_STYLE || style == YAML_DOUBLE_QUOTED_SCALAR_STYLE,
                     isPlain: style == YAML_PLAIN_SCALAR_STYLE)

@@ -3,10 +3,13 @@ extension YAMLBuilder {
     /// with its explicit pairs followed by the merged pairs no explicit key,
     /// and no earlier merge source, already gives. libyaml leaves merge keys
     /// to the loader, so this is YAML 1.1's merge key type done by hand.
-    mutating func applyMerges(from start: Int) {
+    /// False when a merge source could not be used (already reported): the
+    /// mapping then lacks what it would have brought, which is no mistake of its own.
+    mutating func applyMerges(from start: Int) -> Bool {
         var pairs: [(key: Int32, value: Int32)] = []
         var sources: [Int32] = []
         var sawMerge = false
+        var complete = true
         for offset in stride(from: start, to: scratch.count - 1, by: 2) {
             let key = scratch[offset], value = scratch[offset + 1]
             guard isMergeKey(key) else {
@@ -18,7 +21,9 @@ extension YAMLBuilder {
                 continue
             }
             sawMerge = true
-            sources += mergeSources(document.node(value))
+            let (found, usable) = mergeSources(document.node(value))
+            sources += found
+            complete = complete && usable
         }
         var keys = MergedKeys(document: document, explicit: pairs.map(\.key))
         for source in sources {
@@ -35,29 +40,35 @@ extension YAMLBuilder {
             scratch.append(pair.key)
             scratch.append(pair.value)
         }
+        return complete
     }
 
     /// The mappings a merge key's value names: one mapping, or a list of them
-    /// (earlier ones win). Anything else is reported.
-    mutating func mergeSources(_ target: YAMLNode) -> [Int32] {
-        if document.isPlaceholder(target) { return [] }
+    /// (earlier ones win). Anything else is reported; `usable` is false then,
+    /// and for an alias that named nothing (reported where it is written).
+    mutating func mergeSources(_ target: YAMLNode) -> (sources: [Int32], usable: Bool) {
+        if document.isPlaceholder(target) { return ([], false) }
         switch target.kind {
         case .mapping:
-            return [target.index]
+            return ([target.index], true)
         case .sequence:
             var sources: [Int32] = []
+            var usable = true
             for item in 0..<document.count(target) {
                 let source = document.item(target, item)
                 if source.kind == .mapping {
                     sources.append(source.index)
                 } else {
-                    report("the merge key << takes mappings to merge, not \(source.kindDescription)", source)
+                    usable = false
+                    if !document.isPlaceholder(source) {
+                        report("the merge key << takes mappings to merge, not \(source.kindDescription)", source)
+                    }
                 }
             }
-            return sources
+            return (sources, usable)
         case .scalar:
             report("the merge key << takes a mapping or a list of mappings to merge, not \(target.kindDescription)", target)
-            return []
+            return ([], false)
         }
     }
 

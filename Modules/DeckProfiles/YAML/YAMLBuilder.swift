@@ -88,6 +88,13 @@ struct YAMLBuilder {
                     rootNode = nil
                     return
                 }
+                if event.type == YAML_SCALAR_EVENT, event.data.scalar.length == 0,
+                   event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
+                   let (skipped, colour) = SyntaxDiagnosis.commentedColour(after: Int(event.start_mark.index), in: buffer) {
+                    // Parses, as null: the colour would be dropped without a word.
+                    document.problems.append(document.problem(SyntaxDiagnosis.commentedColourMessage(colour), at: YAMLMark(
+                        line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1 + skipped)))
+                }
                 running = handle(&event) && !failed
                 yaml_event_delete(&event)
             }
@@ -221,7 +228,7 @@ struct YAMLBuilder {
 
     mutating func close() -> Bool {
         guard let frame = frames.popLast() else { return true }
-        if frame.hasMergeKey { applyMerges(from: frame.scratchStart) }
+        if frame.hasMergeKey, !applyMerges(from: frame.scratchStart) { document.failedMerges.insert(frame.node) }
         let start = UInt32(document.children.count)
         let count = scratch.count - frame.scratchStart
         document.children.append(contentsOf: scratch[frame.scratchStart...])

@@ -97,6 +97,12 @@ extension YAMLDocument {
 
     /// True for a null scalar: `~`, `null`, `Null`, `NULL`, an empty plain
     /// scalar, or `!!null`. Makes no String: it runs for every slot and field.
+    /// True for a mapping whose merge key named something it could not merge
+    /// (already reported): a field it lacks may be one the merge would have brought.
+    package func hasFailedMerge(_ node: YAMLNode) -> Bool {
+        !failedMerges.isEmpty && failedMerges.contains(node.index)
+    }
+
     package func isNull(_ node: YAMLNode) -> Bool {
         guard node.kind == .scalar else { return false }
         switch tag(node) {

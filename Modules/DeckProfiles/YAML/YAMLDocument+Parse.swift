@@ -42,12 +42,33 @@ extension YAMLDocument {
                 file: file, line: 1, column: 1, message: "the file is larger than \(maxBytes >> 20) MiB"))
             return builder.document
         }
+        if let utf16 = utf16Evidence(bytes) {
+            // One sentence, not a problem for every other byte.
+            builder.document.problems.append(FileProblem(
+                file: file, line: 1, column: 1, message: "the file is UTF-16 (\(utf16)); save it as UTF-8"))
+            return builder.document
+        }
         let body = withoutByteOrderMark(bytes)
         let encoding = EncodingCheck(body, maxProblems: limits.maxEncodingProblems)
         builder.document.problems = encoding.problems(file: file)
         let input = encoding.repaired ?? body
         builder.run(input)
         return builder.document
+    }
+
+    /// Why `bytes` look like UTF-16: its byte-order mark, or a NUL in every
+    /// other byte of its start (text in ASCII saved as UTF-16 without a mark).
+    static func utf16Evidence(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "it starts with a UTF-16 byte-order mark" }
+        let start = bytes.prefix(16)
+        guard start.count >= 8 else { return nil }
+        for parity in 0...1 {
+            let nuls = start.indices.filter { $0 % 2 == parity }
+            if nuls.allSatisfy({ start[$0] == 0 }), start.indices.contains(where: { $0 % 2 != parity && start[$0] != 0 }) {
+                return "every other byte of its start is NUL"
+            }
+        }
+        return nil
     }
 
     /// `bytes` without a leading UTF-8 byte-order mark. The parser is told the

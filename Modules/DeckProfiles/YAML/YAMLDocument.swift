@@ -83,6 +83,8 @@ package struct YAMLDocument: Sendable {
 
     /// Null scalars standing in for broken aliases (already reported).
     var placeholders: Set<Int32> = []
+    /// Mappings a merge key could not fill (its source was reported): what they lack is not reported again.
+    var failedMerges: Set<Int32> = []
     var nodes: [RawNode] = []
     var children: [Int32] = []
     var text: [UInt8] = []

@@ -11,6 +11,11 @@ enum FaceSource: Hashable, Sendable, CustomStringConvertible {
     /// A `follow` command of a `run` action (docs/faces.md §6).
     case follow(String)
 
+    /// True for a control client's `setFace`, which is answered.
+    var isControl: Bool {
+        if case .control = self { true } else { false }
+    }
+
     var description: String {
         switch self {
         case .plugin(let id): id.isEmpty ? "a plugin" : "plugin '\(id)'"
@@ -141,9 +146,11 @@ struct FaceTable: Sendable {
 
     private mutating func change(_ slot: DeckSlot, _ changes: [FaceChange], from source: FaceSource) -> [FaceAction] {
         // Taking a title away from a slot the layout emptied is already done
-        // (the plugin manager clears its titles after the layout changed).
+        // (the plugin manager clears its titles after the layout changed). A
+        // control client's clear is still checked: its reply says whether the
+        // slot holds a button (docs/faces.md §5).
         let onlyClears = changes.allSatisfy { $0 == .title(nil) || $0 == .clear }
-        if onlyClears, faces[slot] == nil, shownTitles[slot] == nil { return [] }
+        if onlyClears, !source.isControl, faces[slot] == nil, shownTitles[slot] == nil { return [] }
         do {
             try layout.checkRange(page: slot.page, index: slot.index)
         } catch {

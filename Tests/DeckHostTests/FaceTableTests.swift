@@ -61,6 +61,18 @@ import Testing
             == [.refuse(.outOfRange, "deckctl: page 3 does not exist (the layout has pages 0 to 1)")])
     }
 
+    @Test func aControlClientsClearIsCheckedWhereAPluginsIsNot() {
+        var faces = table()
+        #expect(faces.handle(.change(DeckSlot(page: 0, index: 2), [.clear], from: .control("deckctl")))
+            == [.refuse(.empty, "deckctl: slot 0/2 is empty; a face needs a button")])
+        #expect(faces.handle(.change(DeckSlot(page: 3, index: 0), [.clear], from: .control("deckctl")))
+            == [.refuse(.outOfRange, "deckctl: page 3 does not exist (the layout has pages 0 to 1)")])
+        #expect(faces.handle(.change(DeckSlot(page: 0, index: 1), [.clear], from: .control("deckctl"))) == [],
+                "a button with no face: nothing to clear, and no refusal")
+        #expect(faces.handle(.change(DeckSlot(page: 0, index: 2), [.title(nil)], from: .plugin("sound"))) == [],
+                "a plugin taking its title from a slot the layout emptied is no mistake")
+    }
+
     @Test func imagesAreSniffedStoredSharedAndForgotten() throws {
         var faces = table()
         let image = try FaceImage(bytes: Self.png)

@@ -24,7 +24,7 @@ struct FollowSpec: Hashable, Sendable {
     }
 
     /// `'Mic' (page 1, button 3)`: how messages name the button, 1-based as `deckctl` counts.
-    var described: String { "'\(name)' (page \(page + 1), button \(index + 1))" }
+    var described: String { "'\(name)' at \(page)/\(index)" }
 }
 
 /// What one output line of a follow command asks for.

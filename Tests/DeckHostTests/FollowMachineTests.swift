@@ -30,7 +30,7 @@ struct FollowMachineTests {
         let junk = machine.line(1, "hello")
         #expect(junk.count == 1)
         guard case .log(.info, let said) = junk.first else { Issue.record("no log: \(junk)"); return }
-        #expect(said.contains("'Mic' (page 1, button 3)") && said.contains("hello"))
+        #expect(said.contains("'Mic' at 0/2") && said.contains("hello"))
         #expect(machine.line(1, "hello").isEmpty, "the same line is logged once")
         #expect(machine.line(1, "state").count == 1, "state needs an id")
         #expect(machine.line(1, "ok now").count == 1, "ok takes nothing after it")
@@ -81,7 +81,7 @@ struct FollowMachineTests {
             if round == 3 { #expect(Self.wakes(again) == [.seconds(10)], "a wake to clear the problem once it lasts") }
         }
         #expect(machine.problems.count == 1)
-        #expect(machine.problems.first?.contains("'Mic' (page 1, button 3) keeps exiting at once (exited with status 127)") == true)
+        #expect(machine.problems.first?.contains("'Mic' at 0/2 keeps exiting at once (exited with status 127)") == true)
         #expect(machine.timerFired(1, now: now + .seconds(5)).isEmpty)
         let lasted = machine.timerFired(1, now: now + .seconds(10))
         #expect(lasted.first == .problemsChanged)

@@ -143,7 +143,7 @@ import Testing
     @Test func aButtonWithBadSettingsSaysSoOnItselfAndInTheLog() {
         var state = MediaState()
         let actions = state.handle(.buttons([Self.button(3, "seek", ["seconds": .string("ten")])]))
-        #expect(actions.contains { if case .log(.warning, let text) = $0 { text.hasPrefix("button 'B3' (page 1, slot 4): settings.seconds") } else { false } })
+        #expect(actions.contains { if case .log(.warning, let text) = $0 { text.hasPrefix("button 'B3' at 0/3: settings.seconds") } else { false } })
         #expect(Self.shows(actions) == [MediaState.Slot(page: 0, index: 3): MediaState.Face(state: nil, title: "⚠ settings")])
     }
 

@@ -98,7 +98,7 @@ import Testing
                 "\(plugin.logs)")
         try Self.press(plugin, 2)
         #expect(plugin.read(until: { $0.alerts == ["0.2"] }), "a press while away flashes and says why")
-        #expect(plugin.logs.contains("button 'Mute' (page 1, slot 3): no sound server now; the press does nothing"))
+        #expect(plugin.logs.contains("button 'Mute' at 0/2: no sound server now; the press does nothing"))
 
         try server.start()
         #expect(plugin.read(until: { $0.face(0, 2) == Face(state: "unmuted", title: nil) && $0.face(0, 1)?.title == "100%" }),

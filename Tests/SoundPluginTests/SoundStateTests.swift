@@ -155,22 +155,22 @@ import Testing
         var machine = Self.live()
         let bad = PluginButton(page: 2, index: 3, name: "Bad", command: "volume", settings: ["step": .string("loud")])
         let took = machine.handle(.buttons(Self.buttons + [bad]))
-        #expect(took.first == .log(.warning, "button 'Bad' (page 3, slot 4): bad settings: step must be a whole number of percent points, such as 5 or -5"))
+        #expect(took.first == .log(.warning, "button 'Bad' at 2/3: bad settings: step must be a whole number of percent points, such as 5 or -5"))
         #expect(Self.shows(took)["2.3"] == SoundFace(state: nil, title: SoundFace.badSettingsTitle))
         #expect(Self.shows(took).count == Self.buttons.count + 1, "a new buttons list shows every face again")
         #expect(!machine.handle(.buttons(Self.buttons + [bad])).contains { if case .log = $0 { true } else { false } },
                 "the same bad button is logged once, not on every list")
         #expect(machine.handle(.press(Self.press(bad))) == [
-            .log(.warning, "button 'Bad' (page 3, slot 4): bad settings: step must be a whole number of percent points, such as 5 or -5; the press does nothing"),
+            .log(.warning, "button 'Bad' at 2/3: bad settings: step must be a whole number of percent points, such as 5 or -5; the press does nothing"),
             .alert(page: 2, index: 3),
         ])
         _ = machine.handle(.streams([]))
         #expect(machine.handle(.press(Self.press(Self.buttons[3]))) == [
-            .log(.warning, "button 'Fox' (page 2, slot 1): 'FIREFOX' plays nothing now; the press does nothing"), .alert(page: 1, index: 0),
+            .log(.warning, "button 'Fox' at 1/0: 'FIREFOX' plays nothing now; the press does nothing"), .alert(page: 1, index: 0),
         ])
         _ = machine.handle(.lost(reason: "gone"))
         #expect(machine.handle(.press(Self.press(Self.buttons[0]))) == [
-            .log(.warning, "button 'Mute' (page 1, slot 1): no sound server now; the press does nothing"), .alert(page: 0, index: 0),
+            .log(.warning, "button 'Mute' at 0/0: no sound server now; the press does nothing"), .alert(page: 0, index: 0),
         ])
         var refused = Self.live()
         #expect(refused.handle(.changeFailed(.sink("speakers"), reason: "Access denied")) == [

@@ -91,7 +91,7 @@ def test_follow_lines_drive_the_face_restart_after_exit_and_stop_on_reload_and_e
         f.write("exit 3\n")
     # Started again after the 1 s backoff: a new process says so.
     title_of(device, 0, "started")
-    assert "follow of 'Backup' (page 1, button 1) exited with status 3; starting it again in 1 s" in host.log_text()
+    assert "follow of 'Backup' at 0/0 exited with status 3; starting it again in 1 s" in host.log_text()
     second = wait_for(lambda: len(pids_of(pids)) == 2 and pids_of(pids)[1], what="the restarted follow")
     assert not alive(first)
 
@@ -125,6 +125,6 @@ def test_a_follow_that_keeps_exiting_at_once_is_a_problem_in_status(deck):
 
     found = wait_for(problems, timeout=20, what="the follow's problem in status")
     assert found[0]["file"] == "default.yaml"
-    assert "follow of 'Broken' (page 1, button 1) keeps exiting at once (exited with status 7)" in found[0]["message"]
+    assert "follow of 'Broken' at 0/0 keeps exiting at once (exited with status 7)" in found[0]["message"]
     text = host.ctl("status").stdout
     assert "keeps exiting at once" in text

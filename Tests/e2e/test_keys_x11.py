@@ -199,7 +199,7 @@ def test_deckd_stopping_releases_every_held_key(keys_host, x):
 
 def test_a_typo_is_a_title_on_the_button_and_a_log_line(keys_host, x):
     host = keys_host()
-    wait_log(host, "button 'Typo' (page 1, slot 6): column 6: unknown key 'shfit' (did you mean 'shift'?)")
+    wait_log(host, "button 'Typo' at 0/5: column 6: unknown key 'shfit' (did you mean 'shift'?)")
     client = host.tcp()  # joined after the title was set: the host sends it with the others
     state = client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 5)
     assert state["title"] == "unknown key shfit: shift?"
@@ -217,7 +217,7 @@ def test_a_typo_is_a_title_on_the_button_and_a_log_line(keys_host, x):
 def test_no_display_is_a_title_on_every_button_not_a_crash(deck, bindir, tmp_root):
     plugins = keys_plugin_folder(tmp_root, bindir)
     host = deck(yaml=LAYOUT, extra=["--no-web", "--plugins", str(plugins)], env={"DISPLAY": "", "WAYLAND_DISPLAY": ""})
-    wait_log(host, "button 'Hello' (page 1, slot 4): no keyboard back end: DISPLAY is not set")
+    wait_log(host, "button 'Hello' at 0/3: no keyboard back end: DISPLAY is not set")
     client = host.tcp()
     state = client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 3)
     assert state["title"].startswith("no keyboard back end: DISPLAY is not set")

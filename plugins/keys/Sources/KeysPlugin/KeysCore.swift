@@ -65,7 +65,7 @@ public struct KeysCore: Sendable {
                 nowFlagged.insert(key)
                 actions.append(.setTitle(button.reference, trouble.title))
                 if !flagged.contains(key) {
-                    actions.append(.log(.warning, "button '\(button.name)' (page \(button.page + 1), slot \(button.index + 1)): \(trouble)"))
+                    actions.append(.log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(trouble)"))
                 }
             } else if flagged.contains(key) {
                 actions.append(.setTitle(button.reference, nil))

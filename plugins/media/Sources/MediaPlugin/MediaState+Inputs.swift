@@ -53,7 +53,7 @@ extension MediaState {
         buttons = list.map { button in
             let command = Result { () throws(MediaError) in try MediaCommand(command: button.command, settings: button.settings) }
             if case .failure(let error) = command {
-                actions.append(.log(.warning, "button '\(button.name)' (page \(button.page + 1), slot \(button.index + 1)): \(error)"))
+                actions.append(.log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(error)"))
             }
             return Button(slot: Slot(page: button.page, index: button.index), name: button.name, command: command)
         }

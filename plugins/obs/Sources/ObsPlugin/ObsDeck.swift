@@ -25,7 +25,7 @@ struct ObsDeck {
         for button in buttons {
             let command = Result { () throws(ObsSettingsError) in try ObsCommand(command: button.command, settings: button.settings) }
             if case .failure(let error) = command {
-                problems.append("'\(button.name)' (page \(button.page + 1), slot \(button.index + 1)): \(error)")
+                problems.append("'\(button.name)' at \(button.page)/\(button.index): \(error)")
             }
             commands[button.reference] = command
         }

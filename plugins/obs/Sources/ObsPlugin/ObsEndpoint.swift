@@ -24,7 +24,7 @@ struct ObsEndpoint: Equatable, Sendable {
         for button in ordered {
             if case .string(let value)? = button.settings["url"] {
                 if let (first, owner) = url, first != value {
-                    problems.append("'\(button.name)' (page \(button.page + 1)) says url \(value) but '\(owner.name)' said \(first) first; using \(first)")
+                    problems.append("'\(button.name)' on page \(button.page) says url \(value) but '\(owner.name)' said \(first) first; using \(first)")
                 } else if url == nil {
                     url = (value, button)
                 }
@@ -38,7 +38,7 @@ struct ObsEndpoint: Equatable, Sendable {
             do throws(ObsError) {
                 (endpoint.host, endpoint.port) = try parse(text)
             } catch {
-                problems.append("'\(owner.name)' (page \(owner.page + 1)): \(error)")
+                problems.append("'\(owner.name)' on page \(owner.page): \(error)")
             }
         }
         if let (value, key, owner) = secret {
@@ -47,9 +47,9 @@ struct ObsEndpoint: Equatable, Sendable {
             case ("passwordFile", .string(let path)):
                 switch readPassword(path) {
                 case .success(let password): endpoint.password = password
-                case .failure(let why): problems.append("'\(owner.name)' (page \(owner.page + 1)): settings.passwordFile \(why)")
+                case .failure(let why): problems.append("'\(owner.name)' on page \(owner.page): settings.passwordFile \(why)")
                 }
-            default: problems.append("'\(owner.name)' (page \(owner.page + 1)): settings.\(key) must be a string")
+            default: problems.append("'\(owner.name)' on page \(owner.page): settings.\(key) must be a string")
             }
         }
         return (endpoint, problems)

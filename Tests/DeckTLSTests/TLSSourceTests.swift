@@ -56,6 +56,14 @@ import Testing
             }
             #expect(path == a.path + "/missing.pem")
             #expect(error.description.contains("--tls-cert"))
+            // The errno OpenSSL carries, in words; not its packed code nor "system lib" twice.
+            #expect(error.description.contains("(no such file or directory)"), "\(error.description)")
+        }
+        do {
+            _ = try TLSSource.files(certificate: a.path + "/certificate.pem", key: a.path + "/missing-key.pem").load()
+            Issue.record("a missing key file was accepted")
+        } catch {
+            #expect(error == .privateKey(path: a.path + "/missing-key.pem", reason: "no such file or directory"), "\(error)")
         }
     }
 

@@ -45,8 +45,8 @@ struct WebResponder {
             return .text(404, "No face shows an image named '\(name)' now.")
         }
         var headers: [(String, String)] = [("Content-Type", image.kind.mediaType), ("ETag", "\"\(image.hash)\""),
-                                           ("Cache-Control", "public, max-age=31536000, immutable"),
-                                           ("X-Content-Type-Options", "nosniff")]
+                                           ("Cache-Control", "public, max-age=31536000, immutable")]
+        // nosniff, which an image's type relies on, is on every response (HTTPResponse.serialized).
         if image.kind == .svg {
             headers.append(("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"))
         }

@@ -72,6 +72,11 @@ import Testing
         #expect(header(ok, "Content-Security-Policy") == nil)
         let again = get(png.path, store, headers: [("If-None-Match", "\"\(png.hash)\"")])
         #expect(again.status == 304 && again.body.isEmpty)
+        for response in [ok, again] {
+            let head = String(decoding: response.serialized(), as: UTF8.self).lowercased()
+            #expect(head.components(separatedBy: "\r\nx-content-type-options: nosniff\r\n").count == 2,
+                    "nosniff exactly once: \(head)")
+        }
         #expect(get("/faces/\(png.hash).svg", store).status == 404, "the extension must be the image's")
         store.remove(hash: png.hash)
         #expect(get(png.path, store).status == 404, "forgotten once no face shows it")

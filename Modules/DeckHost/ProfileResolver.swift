@@ -67,7 +67,9 @@ enum ProfileResolver {
         }
         guard let snapshot = reading.snapshot else { return nil }
         if !brokenFiles(named: name, in: catalog).isEmpty {
-            notices.append("the file of profile '\(name)' has problems; serving its newest snapshot (generation \(snapshot.info.generation))")
+            // Past tense: notices stay in `status` for the whole run, also once the file is fixed.
+            notices.append("the file of profile '\(name)' had problems when the profile was chosen; "
+                + "its newest snapshot (generation \(snapshot.info.generation)) was served instead")
         }
         return ProfileResolution(layout: snapshot.layout, source: snapshot.info.source, edits: snapshot.edits ?? [],
                                  resumed: snapshot.info, notices: notices, fellBack: !reading.notices.isEmpty)

@@ -184,6 +184,13 @@ struct ProfileTests {
         let status = try host.controlClient().status()
         #expect(status.problems.contains { $0.file == "streaming.yaml" && $0.line == 2 })
         #expect(status.notices.contains { $0.contains("streaming") && $0.contains("problems") })
+        // Fixed: the problems go; the notice, which stays for the run, says what was, not what is.
+        try host.write("streaming.yaml", streamYAML)
+        #expect(try host.controlClient().expectOK(.reload) != nil)
+        let fixed = try host.controlClient().status()
+        #expect(fixed.problems.isEmpty)
+        #expect(fixed.notices.contains { $0.hasPrefix("the file of profile 'streaming' had problems when the profile was chosen") },
+                "\(fixed.notices)")
     }
 }
 

@@ -32,7 +32,8 @@ enum DeckctlCommands {
     static let columns = Option<Int>(
         "columns", value: "N",
         help: "boxes per row (default: 3 when the page size is a multiple of 3, as a phone shows 12 slots in 3 × 4; "
-            + "else 4, as a tablet shows 16 in 4 × 4); --columns 4 shows 12 slots as a tablet does (4 × 3)",
+            + "else 4 when it is a multiple of 4, as a tablet shows 16 in 4 × 4; else 3); "
+            + "--columns 4 shows 12 slots as a tablet does (4 × 3)",
         validate: { (1...8).contains($0) ? nil : "must be from 1 to 8 (8 boxes fill a terminal's 80 columns)" })
     static let show = CommandSpec(
         "show", summary: "draws the live layout as a grid of boxes, labels inside (all pages, or one)",

@@ -24,11 +24,13 @@ def build_recorder(folder: Path) -> Path:
 
 
 class Xvfb:
-    """Xvfb on a display it picks itself (-displayfd): no fixed number, safe in parallel."""
+    """Xvfb on a display it picks itself (-displayfd): no fixed number, safe in
+    parallel; or on `display` again, once the server that had it is gone."""
 
-    def __init__(self):
+    def __init__(self, display=None):
         read_end, write_end = os.pipe()
-        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-noreset"],
+        self.proc = subprocess.Popen(["Xvfb"] + ([display] if display else []) +
+                                     ["-displayfd", str(write_end), "-nolisten", "tcp", "-noreset"],
                                      pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write_end)
         number = b""

@@ -236,9 +236,68 @@ def test_the_x_server_going_away_is_a_title_not_a_crash(keys_host, x):
     x.recorder.stop()
     x.stop()
     press(client, 6)
-    wait_log(host, "button 'Free': the X display " + x.display + " went away; 'deckctl restart keys' once it is back")
+    wait_log(host, "button 'Free': the X display " + x.display + " went away; keys are typed again once it is back")
     assert plugin_pid(host) == pid  # the same process, still running
     wait_status(host, "keyboard back end: X11 (XTest) on " + x.display + ": the X display " + x.display + " went away")
+
+
+def title_of(client, index, title):
+    """Waits for slot `index` of page 0 to show `title` (None: its name again)."""
+    return client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("page") == 0
+                             and m.get("index") == index and m.get("title") == title)
+
+
+def test_the_x_server_coming_back_is_typed_on_again_without_a_restart(keys_host, x, recorder_bin):
+    host = keys_host()
+    pid = plugin_pid(host)
+    client = host.tcp()
+    x.recorder.stop()
+    x.stop()
+    # Nobody presses: the buttons say it within the revival's interval (2 s).
+    title_of(client, 6, "keys failed")
+    wait_status(host, "the X display " + x.display + " went away")
+    back = Xvfb(display=x.display)
+    try:
+        back.layout("us")
+        recorder = Recorder(recorder_bin, back.env)
+        try:
+            title_of(client, 6, None)
+            wait_log(host, "keyboard back end: X11 (XTest) on " + x.display + ", opened again")
+            press(client, 6)
+            assert recorder.text_of("x") == "x"
+            assert plugin_pid(host) == pid, "the same process: no restart"
+            one, _ = wait_status(host, "keyboard back end: X11 (XTest) on " + x.display)
+            assert "went away" not in one, one
+        finally:
+            recorder.stop()
+    finally:
+        back.stop()
+
+
+def test_an_x_server_that_comes_up_after_the_plugin_is_typed_on(deck, bindir, tmp_root, x, recorder_bin):
+    """deckd started before the session's X server: the display does not exist yet."""
+    display = x.display
+    x.recorder.stop()
+    x.stop()
+    plugins = keys_plugin_folder(tmp_root, bindir)
+    host = deck(yaml=LAYOUT, extra=["--no-web", "--plugins", str(plugins)], env={"DISPLAY": display, "WAYLAND_DISPLAY": ""})
+    wait_log(host, "no keyboard back end: cannot open the X display " + display)
+    client = host.tcp()
+    title_of(client, 6, "no keyboard back end: cannot open the X display " + display
+             + " (is the X server running, and may this user connect?)")
+    late = Xvfb(display=display)
+    try:
+        late.layout("us")
+        recorder = Recorder(recorder_bin, late.env)
+        try:
+            title_of(client, 6, None)
+            wait_log(host, "keyboard back end: X11 (XTest) on " + display + ", opened again")
+            press(client, 6)
+            assert recorder.text_of("x") == "x"
+        finally:
+            recorder.stop()
+    finally:
+        late.stop()
 
 
 def test_the_chosen_back_end_is_the_status_deckctl_plugins_shows(keys_host, x):

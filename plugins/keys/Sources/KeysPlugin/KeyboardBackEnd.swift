@@ -75,6 +75,18 @@ public enum KeyboardBackEnds {
         }
     }
 
+    /// The X display XTest is tried on (`DISPLAY`), unless `DECK_KEYS_BACKEND`
+    /// names another back end: what ``KeysRevival`` opens again when that X
+    /// server goes away, or was not up yet when the plugin started (a session
+    /// whose deckd starts before its X server).
+    public static func x11Display(environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } })
+        -> String?
+    {
+        let forced = environment("DECK_KEYS_BACKEND").flatMap { $0.isEmpty ? nil : $0.lowercased() }
+        guard forced == nil || forced == "xtest" else { return nil }
+        return environment("DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private static func portal() -> Result<KeyboardBackEnd, KeysError> {
         do throws(KeysError) {
             return .success(PortalKeyboard(link: try PortalLink()))

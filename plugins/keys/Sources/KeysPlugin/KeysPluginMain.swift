@@ -16,21 +16,25 @@ public enum KeysPluginMain {
         let names = KeyNames(vocabulary: KeyNames.words(inFile: path))
         let shared = KeysShared()
         var portal: PortalThread?
+        var revival: KeysRevival?
         let ending = PluginMain.run { event, plugin in
             if case .hello = event {
+                let x11 = KeyboardBackEnds.x11Display()
                 let link = shared.runner.withLock { runner -> PortalLink? in
                     let chosen = KeyboardBackEnds.choose(note: { plugin.log($0, level: .info) })
                     switch chosen {
                     case .success(let backEnd):
                         plugin.log("keyboard back end: \(backEnd.summary)")
-                        runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd)
+                        runner = KeysRunner(core: KeysCore(names: names), backEnd: backEnd, x11Display: x11)
                         return (backEnd as? PortalKeyboard)?.link
                     case .failure(let problem):
                         plugin.log("\(problem)", level: .warning)
-                        runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil, problem: problem)
+                        runner = KeysRunner(core: KeysCore(names: names, problem: problem), backEnd: nil, problem: problem,
+                                            x11Display: x11)
                         return nil
                     }
                 }
+                if x11 != nil, link == nil { revival = KeysRevival(shared: shared, plugin: plugin) }
                 if let link {
                     portal = try PortalThread(link: link, store: .fromEnvironment(), log: { plugin.log($1, level: $0) },
                                               changed: { condition in
@@ -53,6 +57,7 @@ public enum KeysPluginMain {
                 runner.report(to: plugin)
             }
         }
+        revival?.stop()
         shared.runner.withLock { runner in
             runner?.perform(runner?.core.end() ?? [], plugin: PluginConnection(output: -1), button: nil)
         }
@@ -70,16 +75,42 @@ final class KeysShared: Sendable {
 /// Performs a core's actions on a back end and the host connection.
 final class KeysRunner {
     var core: KeysCore
-    let backEnd: KeyboardBackEnd?
+    private(set) var backEnd: KeyboardBackEnd?
     /// Why no back end runs, when none does.
-    let problem: KeysError?
+    private(set) var problem: KeysError?
+    /// The X display to open again when the X server went away or was not up
+    /// at start (``KeysRevival``); nil when the back end is not X11's to open.
+    let x11Display: String?
     /// The status last sent, so an unchanged one is not sent again after every event.
     private var reported: String?
 
-    init(core: KeysCore, backEnd: KeyboardBackEnd?, problem: KeysError? = nil) {
+    init(core: KeysCore, backEnd: KeyboardBackEnd?, problem: KeysError? = nil, x11Display: String? = nil) {
         self.core = core
         self.backEnd = backEnd
         self.problem = problem
+        self.x11Display = x11Display
+    }
+
+    /// Asked by the revival thread, under the lock: the display to open now,
+    /// if X11's back end is down. A server that went away is first shown on
+    /// every button (and keys come up), so nobody has to press to find out.
+    func revivalTarget(plugin: PluginConnection) -> String? {
+        guard let x11Display else { return nil }
+        guard let backEnd else { return x11Display }
+        guard let keyboard = backEnd as? X11Keyboard else { return nil }
+        keyboard.checkConnection()
+        guard keyboard.isLost else { return nil }
+        backEndChanged(.backEnd(keyboard.gone), plugin: plugin)
+        return x11Display
+    }
+
+    /// The revival thread opened the display again: it types from now on,
+    /// and the buttons get their names back.
+    func revived(_ keyboard: X11Keyboard, plugin: PluginConnection) {
+        backEnd = keyboard
+        problem = nil
+        plugin.log("keyboard back end: \(keyboard.summary), opened again")
+        backEndChanged(nil, plugin: plugin)
     }
 
     /// What `deckctl plugins keys` shows: the back end and its health, or why there is none.

@@ -39,17 +39,31 @@ public final class X11Keyboard: KeyboardBackEnd {
     }
 
     deinit {
-        if !X11Errors.lost { XCloseDisplay(display) }
+        // A display whose connection broke is left as it is: closing it would write to the dead socket.
+        if !isLost { XCloseDisplay(display) }
+    }
+
+    /// True once the connection to the X server broke: nothing is typed
+    /// through this display again (the plugin opens a new one when the
+    /// server is back: ``KeysRevival``).
+    public var isLost: Bool { X11Errors.isLost(display) }
+
+    /// Reads what the server sent, without waiting (keymap news is kept for
+    /// the next command), so that a server that went away is found between
+    /// presses too: Xlib's I/O error marks the display lost.
+    public func checkConnection() {
+        guard !isLost else { return }
+        if drainEvents() > 0 { freshness.changeSeen() }
     }
 
     public var summary: String { "X11 (XTest) on \(name)" }
 
     public var status: String {
-        X11Errors.lost ? "keyboard back end: \(summary): \(gone)" : "keyboard back end: \(summary)"
+        isLost ? "keyboard back end: \(summary): \(gone)" : "keyboard back end: \(summary)"
     }
 
-    /// Why nothing can be typed once the connection broke, and what to do.
-    private var gone: String { "the X display \(name) went away; 'deckctl restart keys' once it is back" }
+    /// Why nothing can be typed once the connection broke, and what happens next.
+    var gone: String { "the X display \(name) went away; keys are typed again once it is back" }
 
     public func tap(_ chords: [KeyChord]) throws(KeysError) {
         try begin()
@@ -70,7 +84,7 @@ public final class X11Keyboard: KeyboardBackEnd {
     }
 
     public func release(_ button: ButtonKey) {
-        guard let keycodes = holds.removeValue(forKey: button), !X11Errors.lost else { return }
+        guard let keycodes = holds.removeValue(forKey: button), !isLost else { return }
         perform(planner.release(keycodes))
     }
 
@@ -82,7 +96,7 @@ public final class X11Keyboard: KeyboardBackEnd {
 
     public func releaseAll() {
         holds = [:]
-        guard !X11Errors.lost else { return }
+        guard !isLost else { return }
         let steps = planner.releaseAll() + planner.restoreSpares()
         perform(steps)
     }
@@ -91,16 +105,16 @@ public final class X11Keyboard: KeyboardBackEnd {
     /// changed (or was never asked), and gives back the spares of the last command.
     private func begin() throws(KeysError) {
         let broken = KeysError.backEnd(gone)
-        guard !X11Errors.lost else { throw broken }
+        guard !isLost else { throw broken }
         if drainEvents() > 0 { freshness.changeSeen() }
         let fresh = freshness.commandStarts() == .read ? (map: readMap(), group: activeGroup()) : nil
-        guard !X11Errors.lost else { throw broken }  // it went while the events or the map were read
+        guard !isLost else { throw broken }  // it went while the events or the map were read
         if let fresh { planner.refresh(fresh.map, firstGroupActive: fresh.group == 0) }
         perform(planner.restoreSpares())
     }
 
     private func perform(_ steps: [KeyStep]) {
-        guard !steps.isEmpty, !X11Errors.lost else { return }
+        guard !steps.isEmpty, !isLost else { return }
         for step in steps {
             switch step {
             case .remap(let keycode, let keysym):
@@ -137,10 +151,14 @@ public final class X11Keyboard: KeyboardBackEnd {
 /// Xlib's error handlers exit the process by default; these record instead,
 /// so a bad request or a server that goes away never ends the plugin.
 enum X11Errors {
-    private static let state = Mutex((installed: false, lost: false))
+    /// Whether the handlers are set, and the displays whose connection broke
+    /// (by address: a lost display is never freed, so its address is never reused).
+    private static let state = Mutex((installed: false, lost: Set<UInt>()))
 
-    /// True once the connection to the X server broke.
-    static var lost: Bool { state.withLock { $0.lost } }
+    /// True once the connection of `display` to its X server broke.
+    static func isLost(_ display: OpaquePointer) -> Bool {
+        state.withLock { $0.lost.contains(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))) }
+    }
 
     static func install() {
         let first = state.withLock { state in
@@ -148,6 +166,10 @@ enum X11Errors {
             return !state.installed
         }
         guard first else { return }
+        // Before any other Xlib call: the revival thread (KeysRevival) opens
+        // displays too; every use is under the runner's lock, and this makes
+        // Xlib's own globals safe whichever thread that is.
+        XInitThreads()
         // A protocol error (a remap the server refused) is not fatal: the step is skipped.
         _ = XSetErrorHandler { _, _ in 0 }
         // The default I/O error handler prints and may exit; the exit handler of each display
@@ -156,6 +178,10 @@ enum X11Errors {
     }
 
     static func watch(_ display: OpaquePointer) {
-        XSetIOErrorExitHandler(display, { _, _ in X11Errors.state.withLock { $0.lost = true } }, nil)
+        XSetIOErrorExitHandler(display, { display, _ in
+            guard let display else { return }
+            let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(display)))
+            X11Errors.state.withLock { _ = $0.lost.insert(address) }
+        }, nil)
     }
 }

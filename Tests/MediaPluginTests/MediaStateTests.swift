@@ -100,8 +100,9 @@ import Testing
                                             changed: ["PlaybackStatus": .string("Playing", truncated: false)], invalidated: []))
         #expect(state.shown[any]?.title == "One")
         #expect(state.handle(.press(Self.press(1, "next", ["player": .string("vlc")])))
-            == [.call(player: Self.vlc, member: "Next", arguments: [])])
-        #expect(state.handle(.press(Self.press(0, "seek", ["seconds": .int(-10)]))) == [.call(player: Self.mpv, member: "Seek", arguments: [.int64(-10_000_000)])])
+            == [.call(player: Self.vlc, member: "Next", arguments: [], slot: MediaState.Slot(page: 0, index: 1))])
+        #expect(state.handle(.press(Self.press(0, "seek", ["seconds": .int(-10)])))
+            == [.call(player: Self.mpv, member: "Seek", arguments: [.int64(-10_000_000)], slot: MediaState.Slot(page: 0, index: 0))])
     }
 
     @Test func aPlayerThatLeavesHandsAnyToTheNextAndTheLastLeavesNoPlayer() {
@@ -125,9 +126,21 @@ import Testing
         #expect(state.shown[MediaState.Slot(page: 0, index: 0)]?.state == "no-player")
     }
 
+    @Test func aCallThePlayerRefusesFlashesTheButtonThatMadeIt() {
+        var state = Self.withMPV()
+        let slot = MediaState.Slot(page: 0, index: 0)
+        _ = state.handle(.press(Self.press(0)))
+        let error = DBusMessage(kind: .error(cookie: 3, name: "org.freedesktop.DBus.Error.NoReply", message: "timed out"))
+        let (input, log) = MediaState.input(for: error, request: .call(player: Self.mpv, member: "PlayPause", slot: slot))
+        #expect(log == "PlayPause on \(Self.mpv) failed (org.freedesktop.DBus.Error.NoReply: timed out)")
+        #expect(input == .callFailed(slot))
+        #expect(state.handle(.callFailed(slot)) == [.alert(slot)], "the face itself is unchanged: the player says what it does")
+    }
+
     @Test func onlyTheDownEdgeOrATapPresses() {
         var state = Self.withMPV()
-        #expect(state.handle(.press(Self.press(0, phase: .down))) == [.call(player: Self.mpv, member: "PlayPause", arguments: [])])
+        #expect(state.handle(.press(Self.press(0, phase: .down)))
+            == [.call(player: Self.mpv, member: "PlayPause", arguments: [], slot: MediaState.Slot(page: 0, index: 0))])
         #expect(state.handle(.press(Self.press(0, phase: .up))).isEmpty)
     }
 

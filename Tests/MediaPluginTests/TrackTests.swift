@@ -33,7 +33,7 @@ import Testing
         short.body.removeLast()
         #expect(MediaState.input(for: short, request: nil).input == nil)
         let error = DBusMessage(kind: .error(cookie: 3, name: "org.freedesktop.DBus.Error.NoReply", message: "timed out"))
-        #expect(MediaState.input(for: error, request: .call(player: "org.mpris.MediaPlayer2.mpv", member: "Next")).log
+        #expect(MediaState.input(for: error, request: .call(player: "org.mpris.MediaPlayer2.mpv", member: "Next", slot: MediaState.Slot(page: 0, index: 0))).log
             == "Next on org.mpris.MediaPlayer2.mpv failed (org.freedesktop.DBus.Error.NoReply: timed out)")
     }
 }

@@ -122,8 +122,8 @@ final class MediaRunner {
         case .askProperties(let name):
             ask(.properties(name), name, MediaState.objectPath, "org.freedesktop.DBus.Properties", "GetAll",
                 [.string("org.mpris.MediaPlayer2.Player")])
-        case .call(let player, let member, let arguments):
-            ask(.call(player: player, member: member), player, MediaState.objectPath, "org.mpris.MediaPlayer2.Player",
+        case .call(let player, let member, let arguments, let slot):
+            ask(.call(player: player, member: member, slot: slot), player, MediaState.objectPath, "org.mpris.MediaPlayer2.Player",
                 member, arguments)
         case .show(let slot, let face, let previous):
             show(face, at: slot, previous: previous)

@@ -8,8 +8,8 @@ extension MediaState {
         case owner(String)
         /// `GetAll` on a player.
         case properties(String)
-        /// A player method a press called.
-        case call(player: String, member: String)
+        /// A player method the press of the button at `slot` called.
+        case call(player: String, member: String, slot: Slot)
     }
 
     /// The well-known name of the bus itself: only it may send `NameOwnerChanged`.
@@ -18,7 +18,7 @@ extension MediaState {
     package static let objectPath = "/org/mpris/MediaPlayer2"
 
     /// Turns a message from the bus into an input, given what its cookie
-    /// asked (nil for signals); a failed call gives a log line instead.
+    /// asked (nil for signals); a failed call gives a log line, and the alert of the button that made it.
     /// Anything malformed or unasked is dropped: nil, nil.
     package static func input(for message: DBusMessage, request: Request?) -> (input: Input?, log: String?) {
         switch message.kind {
@@ -51,7 +51,8 @@ extension MediaState {
             case .listNames?: return (nil, "listing the bus's names failed (\(why))")
             case .owner?: return (nil, nil)  // the player left before we asked: NameOwnerChanged says so too
             case .properties(let player)?: return (nil, "reading \(player)'s properties failed (\(why))")
-            case .call(let player, let member)?: return (nil, "\(member) on \(player) failed (\(why))")
+            // The press it answers flashes its alert: the player did not do it (a timeout may mean it still will).
+            case .call(let player, let member, let slot)?: return (.callFailed(slot), "\(member) on \(player) failed (\(why))")
             case nil: return (nil, nil)
             }
         }

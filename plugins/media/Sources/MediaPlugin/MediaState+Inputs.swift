@@ -79,7 +79,7 @@ extension MediaState {
             return [.log(.info, "button '\(press.button.name)': \(which) on the bus"), .alert(slot)]
         }
         let call = command.call
-        return [.call(player: name, member: call.member, arguments: call.arguments)]
+        return [.call(player: name, member: call.member, arguments: call.arguments, slot: slot)]
     }
 
     /// The faces that changed since they were last shown.

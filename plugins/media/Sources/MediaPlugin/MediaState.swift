@@ -64,6 +64,8 @@ package struct MediaState {
         case buttons([PluginButton])
         /// The host's `press`.
         case press(PluginPress)
+        /// The player answered the method a press of the button at the slot called with an error.
+        case callFailed(Slot)
     }
 
     /// Something to do.
@@ -74,8 +76,8 @@ package struct MediaState {
         case askOwner(String)
         /// Call `GetAll("org.mpris.MediaPlayer2.Player")` on the player.
         case askProperties(String)
-        /// Call a method of `org.mpris.MediaPlayer2.Player` on the player.
-        case call(player: String, member: String, arguments: [DBusValue])
+        /// Call a method of `org.mpris.MediaPlayer2.Player` on the player, for the press of the button at `slot`.
+        case call(player: String, member: String, arguments: [DBusValue], slot: Slot)
         /// Show `face` on the button at `slot`; `previous` is what it showed (nil: unknown, send everything).
         case show(Slot, face: Face, previous: Face?)
         /// A one-shot red flash on the button (a press that could not be done).
@@ -162,6 +164,8 @@ package struct MediaState {
             actions += take(list)
         case .press(let press):
             actions += pressed(press)
+        case .callFailed(let slot):
+            actions.append(.alert(slot))
         }
         actions += refresh()
         return actions

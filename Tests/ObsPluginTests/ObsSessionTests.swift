@@ -40,6 +40,14 @@ import Testing
         guard case .close(.unreachable)? = other.closed(code: 1006, why: "reset").last else { Issue.record("not unreachable"); return }
     }
 
+    @Test func aSocketThatEndsSaysSoOnce() {
+        var ended = identified()
+        #expect(ended.closed(code: nil, why: "OBS closed the connection").last == .close(.unreachable("OBS closed the connection")))
+        var closed = identified()
+        #expect(closed.closed(code: 1001, why: "OBS closed the WebSocket").last
+            == .close(.unreachable("OBS closed the connection (close 1001): OBS closed the WebSocket")))
+    }
+
     @Test func responsesAreMatchedByIDAndLateOnesDropped() throws {
         var session = identified()
         let (id, actions) = session.request(ObsRequest(type: "ToggleRecord"), now: start)

@@ -222,7 +222,7 @@ def test_no_display_is_a_title_on_every_button_not_a_crash(deck, bindir, tmp_roo
     state = client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 3)
     assert state["title"].startswith("no keyboard back end: DISPLAY is not set")
     press(client, 3)  # pressed anyway: refused with a log line naming the button, the plugin still runs
-    wait_log(host, "button 'Hello': no keyboard back end: DISPLAY is not set")
+    wait_log(host, "button 'Hello' at 0/3: no keyboard back end: DISPLAY is not set")
     one, every = wait_status(host, "no keyboard back end: DISPLAY is not set, so there is no X server for XTest, and /dev/uinput is not writable")
     assert "running" in one, one
     keys_line = next(line for line in every.splitlines() if line.strip().startswith("keys"))
@@ -236,7 +236,7 @@ def test_the_x_server_going_away_is_a_title_not_a_crash(keys_host, x):
     x.recorder.stop()
     x.stop()
     press(client, 6)
-    wait_log(host, "button 'Free': the X display " + x.display + " went away; keys are typed again once it is back")
+    wait_log(host, "button 'Free' at 0/6: the X display " + x.display + " went away; keys are typed again once it is back")
     assert plugin_pid(host) == pid  # the same process, still running
     wait_status(host, "keyboard back end: X11 (XTest) on " + x.display + ": the X display " + x.display + " went away")
 

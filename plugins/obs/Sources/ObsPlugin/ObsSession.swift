@@ -172,8 +172,10 @@ struct ObsSession {
         if code == ObsProtocol.authenticationFailed {
             return end(.unauthorised("OBS refused the password (close \(code!))"))
         }
-        let status: ObsConnectionStatus = state == .identified
-            ? .unreachable("OBS closed the connection\(code.map { " (close \($0))" } ?? ""): \(why)")
+        let closer = "OBS closed the connection"
+        // A socket that just ended says so itself ("OBS closed the connection"): not twice.
+        let status: ObsConnectionStatus = state == .identified && !(code == nil && why == closer)
+            ? .unreachable("\(closer)\(code.map { " (close \($0))" } ?? ""): \(why)")
             : .unreachable(why)
         return end(status)
     }

@@ -92,7 +92,12 @@ extension HostState {
         case .ended(let plugin):
             return feedFaces(.pluginEnded(plugin))
         case let .pressResult(request, result):
-            return Self.pressEnded(request, result)
+            let ended = Self.pressEnded(request, result)
+            guard case let .plugin(id, _, _) = request.button.action, result != .delivered else { return ended }
+            // The press reached no plugin: the device's only word of it is the
+            // alert (docs/faces.md §3), as when a plugin refuses a press itself.
+            return ended + feedFaces(.change(DeckSlot(page: request.page, index: request.index), [.flash(.alert)],
+                                             from: .plugin(id)))
         case .pressWithoutManager(let request):
             guard case let .plugin(id, _, _) = request.button.action else { return [] }
             return Self.actionEnded(request, .pluginUnavailable(plugin: id), detail: "is stopping with the host")

@@ -21,14 +21,18 @@ struct HostRulesInboxTests {
          .log(level, line)]
     }
 
+    /// A press that reached no plugin also flashes its button's alert: the device has no other word of it.
+    static let alert: [HostAction] = [.face(.sendFace(ButtonFace(page: 0, index: 4, flash: .alert))),
+                                      .armTimer(.faceFrame, after: HostState.faceFrame)]
+
     static let pressResults: [(PluginPressResult, [HostAction])] = [
         (.delivered, ended(.delivered, .info, "'Talk' (plugin) was delivered to its plugin")),
         (.unavailable("is restarting after it exited with status 1"),
          ended(.pluginUnavailable(plugin: "talk"), .warning,
-               "'Talk' (plugin) could not reach plugin 'talk': it is restarting after it exited with status 1")),
+               "'Talk' (plugin) could not reach plugin 'talk': it is restarting after it exited with status 1") + alert),
         (.dropped("is not reading its input, so the press was dropped"),
          ended(.failed(reason: "plugin 'talk' is not reading its input, so the press was dropped"), .warning,
-               "'Talk' (plugin) failed: plugin 'talk' is not reading its input, so the press was dropped")),
+               "'Talk' (plugin) failed: plugin 'talk' is not reading its input, so the press was dropped") + alert),
     ]
 
     @Test(arguments: pressResults)

@@ -32,10 +32,14 @@ enum DiskFile {
     /// Writes `bytes` to a temporary file beside `path`, flushes it, renames
     /// it over `path` and flushes the folder: after a crash the file is
     /// either the old one or the new one, never half of either.
+    ///
+    /// The temporary name is always the same (``temporary(of:)``): one host
+    /// writes the state folder (its lock), and a crash's leftover is removed
+    /// by the next write or the next start instead of piling up.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(HostError) {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        var random = SystemRandomNumberGenerator()
-        let temporary = "\(path).tmp-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+        let temporary = Self.temporary(of: path)
+        _ = unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw .runtime(describe("create", temporary)) }
         var failure: HostError?
@@ -65,6 +69,9 @@ enum DiskFile {
     }
 
     /// "could not OPERATION PATH: reason".
+    /// Where ``writeAtomically(_:to:mode:)`` writes before the rename.
+    static func temporary(of path: String) -> String { path + ".tmp" }
+
     static func describe(_ operation: String, _ path: String) -> String {
         "could not \(operation) \(path): \(String(cString: strerror(errno)))"
     }

@@ -82,6 +82,8 @@ struct TokenStore: Sendable, Equatable {
     /// - Throws: ``HostError/configuration(_:)`` for a file that cannot be
     ///   read or understood (the host does not start rather than forget devices).
     static func load(path: String) throws(HostError) -> (store: TokenStore, warning: String?) {
+        // A save that a crash cut short left its temporary file; the file itself is whole.
+        _ = unlink(DiskFile.temporary(of: path))
         let bytes: [UInt8]
         do {
             guard let read = try DiskFile.readIfPresent(path, limit: 16 << 20) else { return (TokenStore(), nil) }

@@ -196,8 +196,12 @@ struct HostPartsTests {
         #expect(store.name(forToken: String(second.dropLast())) == nil)
         let folder = try TemporaryDirectory(prefix: "tokens")
         let path = folder.path + "/tokens.json"
+        try Data("half a save".utf8).write(to: URL(fileURLWithPath: path + ".tmp"))  // a crash's leftover
         try TokenStore.save(store, path: path)
         #expect(try TokenStore.load(path: path).store == store)
+        try Data("half a save".utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
+        _ = try TokenStore.load(path: path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tokens.json"], "no leftover after a save or a start")
         #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: HostError.self) { try TokenStore.load(path: path) }

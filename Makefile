@@ -102,6 +102,9 @@ test: setup
 	node --test Apps/web/test/*.test.mjs
 	# End to end against a real deckd: HTTP, WebSocket, pairing (Tests/e2e, pytest + websockets).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q Tests/e2e
+	# Power cuts: deckd's file operations recorded (LD_PRELOAD), replayed into the states a
+	# power cut may leave, a fresh deckd on each (Tests/powercut/README.md; ~10 s, 120 states).
+	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/powercut
 	# The obs plugin against its obs-websocket stand-in (the real OBS is make test-obs).
 	DECK_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -q -p no:cacheprovider Tests/obs/test_obs_standin.py
 	# The web app: its pure modules in node, then the deck in a real Chromium against a real deckd.

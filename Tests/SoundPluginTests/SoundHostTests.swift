@@ -81,4 +81,36 @@ import Testing
         #expect(later.welcome?.faces.contains(ButtonFace(page: 0, index: 1, title: "100%")) == true)
         #expect(!host.log.contains("has no state"), "every state the plugin sets is declared: \(host.log)")
     }
+
+    /// The host holds a press while its plugin restarts and delivers it after
+    /// `ready`; the plugin says `ready` once it has reached the server, so the
+    /// press is done, not refused with "no sound server now" (an audit's finding).
+    @Test func aPressHeldAcrossARestartReachesTheServer() throws {
+        let server = try PulseServer()
+        try server.start()
+        let host = try HostProcess(files: ["default.yaml": Self.profile])
+        host.launcher = ["/usr/bin/env"] + server.environment.filter { $0.key != "PATH" }.map { "\($0.key)=\($0.value)" }.sorted()
+        try host.start(extra: ["--plugins", Self.repositoryPlugins])
+        let device = try host.device("phone", level: 8)
+        let faces = Faces(device)
+        try server.pactl("set-source-mute", "deck_in", "1")
+        #expect(faces.wait { $0.state(0, 0) == "muted" }, "\(faces.faces) \(host.log)")
+        guard let pid = startedPIDs(in: host.log, after: "plugin 'sound'").last else {
+            Issue.record("no pid of the sound plugin in the log: \(host.log)")
+            return
+        }
+        kill(pid, SIGKILL)
+        // Pressed once the host knows: before that the press may go to the dying process's pipe.
+        #expect(host.waitForLog("plugin 'sound' was ended by signal 9; starting it again in 1 s"), "\(host.log)")
+        _ = try device.request(.press(page: 0, index: 0, button: nil, phase: .tap))
+        #expect(host.waitForLog("'Mic' (plugin) was delivered to its plugin"), "\(host.log)")
+        // The server is the truth: polled, since nothing tells a test when pulseaudio applied it.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try server.pactl("get-source-mute", "deck_in") != "Mute: no\n", ContinuousClock.now < deadline {
+            usleep(20_000)
+        }
+        let sources = (try? server.pactl("list", "sources")) ?? ""
+        #expect(try server.pactl("get-source-mute", "deck_in") == "Mute: no\n", "the held press unmuted the microphone: \(host.log) \(faces.faces) \(sources)")
+        #expect(!host.log.contains("no sound server now"), "\(host.log)")
+    }
 }

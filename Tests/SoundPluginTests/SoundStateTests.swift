@@ -66,6 +66,22 @@ import Testing
         #expect(machine.isLive)
     }
 
+    /// The plugin says `ready` when the first try has ended, either way (SoundPlugin.readyWait).
+    @Test func theFirstTryEndsConnectedOrNot() {
+        var connected = SoundState()
+        #expect(!connected.firstTryEnded)
+        _ = connected.handle(.start)
+        #expect(!connected.firstTryEnded, "connecting: a press now would find no server yet")
+        _ = connected.handle(.connected(Self.server, description: "test"))
+        #expect(connected.firstTryEnded)
+        var refused = SoundState()
+        _ = refused.handle(.start)
+        _ = refused.handle(.lost(reason: "Connection refused"))
+        #expect(refused.firstTryEnded)
+        _ = refused.handle(.reconnectDue)
+        #expect(refused.firstTryEnded, "a retry is not the first try")
+    }
+
     @Test func followsTheServerAndSendsOnlyChanges() {
         var machine = Self.live()
         var sinks = Self.server.sinks

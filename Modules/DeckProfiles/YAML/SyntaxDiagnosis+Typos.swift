@@ -2,8 +2,9 @@
 // report alone would send them to the wrong place or give no way out: a
 // colour written `#1f6f3f` (a comment in YAML), a space that is not a space,
 // a missing `,` in a `{…}`, a key without its `:` before a `{`, no space
-// after `:` or `-`, a character that cannot start a value, a second `: ` in
-// a value, a backslash in double quotes.
+// after `:` or `-`, a character that cannot start a value, a backslash in
+// double quotes. A `: ` inside a value keeps libyaml's words at its place
+// (PROFILE.md §4's own example).
 
 extension SyntaxDiagnosis {
     /// The Unicode characters an editor or a web page turns spaces into; YAML

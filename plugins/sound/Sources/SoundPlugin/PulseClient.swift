@@ -26,11 +26,14 @@ final class PulseClient {
     var died: String?
     var reconnectAt: ContinuousClock.Instant?
     var lists = ListTracker()
+    /// Called once, when the first try to connect has ended (connected or not).
+    private var firstTryEnded: (() -> Void)?
 
-    init(output: Output) throws(SoundError) {
+    init(output: Output, firstTryEnded: @escaping () -> Void = {}) throws(SoundError) {
         guard let mainloop = pa_mainloop_new() else { throw .library("pa_mainloop_new returned nothing (out of memory)") }
         self.mainloop = mainloop
         self.output = output
+        self.firstTryEnded = firstTryEnded
     }
 
     deinit {
@@ -71,6 +74,10 @@ final class PulseClient {
 
     func feed(_ input: SoundState.Input) {
         for action in machine.handle(input) { perform(action) }
+        if machine.firstTryEnded, let settled = firstTryEnded {
+            firstTryEnded = nil
+            settled()
+        }
     }
 
     private func perform(_ action: SoundState.Action) {

@@ -21,6 +21,12 @@ import Glibc
 public final class SoundPlugin: Sendable {
     private let inbox = SoundInbox()
     private let thread = Mutex<pthread_t?>(nil)
+    /// Set once the first try to reach the sound server has ended.
+    private let firstTry = Signal()
+    /// The longest `hello` waits for that try before the plugin says `ready`
+    /// anyway (PLUGINS.md allows 5 s): a local server answers in
+    /// milliseconds, and a refused or absent one fails as fast.
+    public static let readyWait: Duration = .seconds(2)
 
     /// A plugin that has not started.
     public init() {}
@@ -28,7 +34,11 @@ public final class SoundPlugin: Sendable {
     /// Hands one host event to the plugin (from ``PluginMain``'s closure).
     public func handle(_ event: PluginEvent, _ plugin: PluginConnection) {
         switch event {
-        case .hello: start(plugin)
+        case .hello:
+            start(plugin)
+            // `ready` (sent when this returns) means usable: a press the host
+            // held for it (a restart) finds the server, not a connection on its way.
+            firstTry.wait(upTo: Self.readyWait)
         case .buttons(let buttons): inbox.post(.buttons(buttons))
         case .press(let press): inbox.post(.press(press))
         case .shutdown: stop()
@@ -45,7 +55,7 @@ public final class SoundPlugin: Sendable {
     private func start(_ plugin: PluginConnection) {
         thread.withLock { thread in
             guard thread == nil else { return }
-            let body = Unmanaged.passRetained(LoopBody(inbox: inbox, plugin: plugin)).toOpaque()
+            let body = Unmanaged.passRetained(LoopBody(inbox: inbox, plugin: plugin, firstTry: firstTry)).toOpaque()
             var made = pthread_t()
             let status = pthread_create(&made, nil, { raw in
                 guard let raw else { return nil }
@@ -56,6 +66,7 @@ public final class SoundPlugin: Sendable {
                 thread = made
             } else {
                 Unmanaged<LoopBody>.fromOpaque(body).release()
+                firstTry.set()
                 plugin.log("\(SoundError.library("could not start its thread (error \(status))")); sound buttons stay as they are",
                            level: .error)
             }
@@ -68,10 +79,12 @@ public final class SoundPlugin: Sendable {
 private final class LoopBody: Sendable {
     let inbox: SoundInbox
     let plugin: PluginConnection
+    let firstTry: Signal
 
-    init(inbox: SoundInbox, plugin: PluginConnection) {
+    init(inbox: SoundInbox, plugin: PluginConnection, firstTry: Signal) {
         self.inbox = inbox
         self.plugin = plugin
+        self.firstTry = firstTry
     }
 
     func run() {
@@ -81,9 +94,10 @@ private final class LoopBody: Sendable {
             alert: { page, index in plugin.showAlert(for: .slot(page: page, index: index)) },
             log: { level, message in plugin.log(message, level: level) })
         do {
-            let client = try PulseClient(output: output)
+            let client = try PulseClient(output: output, firstTryEnded: { [firstTry] in firstTry.set() })
             client.run(inbox)
         } catch {
+            firstTry.set()
             plugin.log("\(error); sound buttons stay as they are", level: .error)
         }
     }

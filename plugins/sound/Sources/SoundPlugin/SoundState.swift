@@ -97,6 +97,16 @@ public struct SoundState: Sendable {
     /// Whether the connection is up and listed.
     public var isLive: Bool { connection == .live }
 
+    /// Whether the first try since ``Input/start`` has ended, connected or
+    /// not: from then on a press is answered by what the server is, not by a
+    /// connection still on its way (the plugin says `ready` then).
+    public var firstTryEnded: Bool {
+        switch connection {
+        case .idle, .connecting(failures: 0): false
+        case .connecting, .live, .waiting: true
+        }
+    }
+
     /// What the plugin knows of the server now.
     public var knownServer: SoundServer { server }
 

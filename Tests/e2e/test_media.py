@@ -5,6 +5,7 @@ MPRIS player (media/mpris_peer.py, Debian's python3 with python3-dbus) for what 
 Every wait is on a signal: a D-Bus signal (the peer's wait-* commands), a device message, or a
 log line; none sleeps for a guess."""
 import json
+import signal
 import os
 import re
 import shutil
@@ -190,6 +191,22 @@ def test_play_pause_on_a_real_deckd_plays_mpv_and_the_title_follows(deck, bindir
     host.ctl("press", "0", "2")
     wait_log(host, r"button 'Vlc': no player vlc on the bus")
     assert json.loads(bus.peer("get", MPV, "PlaybackStatus").stdout) == "Paused"
+
+
+def test_a_press_held_across_a_restart_reaches_the_player(deck, bindir, tmp_root, bus, song, players):
+    """The host holds a press while the plugin restarts and delivers it after `ready`; the plugin
+    says `ready` once it knows the players, so the press plays mpv instead of 'no MPRIS player'."""
+    players(song)
+    host = media_host(deck, bindir, tmp_root, bus, ["{name: Play, action: {plugin: media, command: play-pause}}"])
+    client = host.tcp()
+    titles(client, 0, "Deck Test Tone")
+    os.kill(plugin_pid(host), signal.SIGKILL)
+    # Pressed once the host knows, so the press waits for the restart (not the dying process's pipe).
+    wait_log(host, r"plugin 'media' was ended by signal 9; starting it again in 1 s")
+    host.ctl("press", "0", "0")
+    wait_log(host, r"'Play' \(plugin\) was delivered to its plugin")
+    bus.wait_prop(MPV, "PlaybackStatus", "Playing")
+    assert "no MPRIS player" not in host.log_text()
 
 
 def test_a_player_that_quits_and_a_second_that_starts(deck, bindir, tmp_root, bus, song, players):

@@ -21,11 +21,16 @@ final class MediaRunner {
     /// Started at the first http(s) art; stopped when the loop ends.
     var fetcher: ArtFetcher?
     let fetchLimits: ArtFetcher.Limits
+    /// Set once the first look at the bus has ended: connected with every
+    /// player found and read, or not connected (the plugin says `ready` then).
+    let firstLook: ReadySignal
 
-    init(plugin: PluginConnection, inbox: MediaInbox, fetchLimits: ArtFetcher.Limits = ArtFetcher.Limits()) {
+    init(plugin: PluginConnection, inbox: MediaInbox, fetchLimits: ArtFetcher.Limits = ArtFetcher.Limits(),
+         firstLook: ReadySignal = ReadySignal()) {
         self.plugin = plugin
         self.inbox = inbox
         self.fetchLimits = fetchLimits
+        self.firstLook = firstLook
     }
 
     /// Runs until the inbox says stop.
@@ -62,6 +67,8 @@ final class MediaRunner {
             } else if Self.nowMilliseconds() >= retryAt {
                 connect()
             }
+            // The names listed and every question about them answered: the players are known.
+            if state.listedNames, requests.isEmpty { firstLook.set() }
         }
         fetcher?.stop()
         bus?.close(flushMilliseconds: 500)
@@ -96,6 +103,7 @@ final class MediaRunner {
         retryAt = Self.nowMilliseconds() + retryDelay
         retryDelay = min(retryDelay * 2, 30_000)
         feed(.disconnected(reason: reason))
+        firstLook.set()  // no bus: a press is answered "no session bus" at once, as it is
     }
 
     private func route(_ message: DBusMessage) {

@@ -122,6 +122,9 @@ package struct MediaState {
     }
 
     var connected = false
+    /// True once the bus's names were listed on a connection: the players
+    /// there are known as soon as the questions about them are answered.
+    package private(set) var listedNames = false
     var players: [String: Player] = [:]
     var buttons: [Button] = []
     var shown: [Slot: Face] = [:]
@@ -145,6 +148,7 @@ package struct MediaState {
             connected = false
             players = [:]
         case .names(let names):
+            listedNames = true
             for name in names where name.hasPrefix(Self.prefix) && players[name] == nil {
                 actions.append(.askOwner(name))
             }

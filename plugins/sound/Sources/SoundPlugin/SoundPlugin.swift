@@ -22,7 +22,7 @@ public final class SoundPlugin: Sendable {
     private let inbox = SoundInbox()
     private let thread = Mutex<pthread_t?>(nil)
     /// Set once the first try to reach the sound server has ended.
-    private let firstTry = Signal()
+    private let firstTry = ReadySignal()
     /// The longest `hello` waits for that try before the plugin says `ready`
     /// anyway (PLUGINS.md allows 5 s): a local server answers in
     /// milliseconds, and a refused or absent one fails as fast.
@@ -79,9 +79,9 @@ public final class SoundPlugin: Sendable {
 private final class LoopBody: Sendable {
     let inbox: SoundInbox
     let plugin: PluginConnection
-    let firstTry: Signal
+    let firstTry: ReadySignal
 
-    init(inbox: SoundInbox, plugin: PluginConnection, firstTry: Signal) {
+    init(inbox: SoundInbox, plugin: PluginConnection, firstTry: ReadySignal) {
         self.inbox = inbox
         self.plugin = plugin
         self.firstTry = firstTry

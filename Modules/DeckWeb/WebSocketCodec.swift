@@ -55,11 +55,28 @@ package final class WebSocketCodec {
     /// wslay's writing is shut (it had queued a close we do not want sent): frames go by its frame API.
     private var framedByHand = false
     private var closedByHand = false
+    /// The clock (a test's or the fuzzer's may stand still).
+    private let now: () -> ContinuousClock.Instant
+    /// Frames that bring the host nothing (pings, pongs, empty data frames)
+    /// the client may still send now, and when that was last counted.
+    private var idleFrameBudget = WebSocketCodec.idleFrameBurst
+    private var idleFrameCounted: ContinuousClock.Instant
+
+    /// How many frames that bring the host nothing a client may send at once,
+    /// and how many a second after that. Each costs the loop as much as a
+    /// message and is no message, so the turn's share of messages (16) never
+    /// bounds them: a flood of empty pings held every other client 50–240 ms
+    /// before a `hello`, with no token (an audit's finding). A client's
+    /// keep-alive needs one every few seconds; a browser sends none.
+    package static let idleFrameBurst = 64.0
+    package static let idleFramesPerSecond = 16.0
 
     /// A codec whose text messages may be up to `maxMessageBytes` long.
-    package init(maxMessageBytes: Int) throws(WebError) {
+    package init(maxMessageBytes: Int, clock: @escaping () -> ContinuousClock.Instant = { .now }) throws(WebError) {
         self.maxMessageBytes = UInt64(maxMessageBytes)
-        lastHeard = .now
+        now = clock
+        lastHeard = clock()
+        idleFrameCounted = lastHeard
         var callbacks = wslay_event_callbacks()
         callbacks.recv_callback = { context, buffer, length, _, user in
             WebSocketCodec.of(user).read(into: buffer, length, context)
@@ -118,8 +135,21 @@ package final class WebSocketCodec {
     }
 
     private func frameStarts(opcode: UInt8, length: UInt64) {
-        lastHeard = .now
+        lastHeard = now()
         pingSent = false
+        let ping = UInt32(opcode) == WSLAY_PING.rawValue, pong = UInt32(opcode) == WSLAY_PONG.rawValue
+        let emptyData = length == 0 && (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue || UInt32(opcode) == WSLAY_CONTINUATION_FRAME.rawValue)
+        if ping || pong || emptyData {
+            let elapsed = idleFrameCounted.duration(to: lastHeard)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            idleFrameBudget = min(Self.idleFrameBurst, idleFrameBudget + max(0, seconds) * Self.idleFramesPerSecond) - 1
+            idleFrameCounted = lastHeard
+            if idleFrameBudget < 0 {
+                ended(.violation(code: 1008, why: "sent more than \(Int(Self.idleFrameBurst)) WebSocket pings, pongs or empty "
+                    + "frames at once (\(Int(Self.idleFramesPerSecond)) a second after that), which bring the host nothing"))
+                return
+            }
+        }
         inTextFrame = false
         switch UInt32(opcode) {
         case WSLAY_BINARY_FRAME.rawValue:

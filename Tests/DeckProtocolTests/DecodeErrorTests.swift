@@ -98,6 +98,13 @@ struct DecodeErrorTests {
         Case(#"{"type":"moveButton","id":8,"fromPage":0,"fromIndex":1,"toPage":0,"toIndex":2,"button":{"name":"","action":{"open":"~"}}}"#, .invalid, 8, "non-empty name"),
         Case(#"{"type":"useProfile","id":9,"name":""}"#, .invalid, 9, "'name' must not be empty"),
         Case(#"{"type":"pair","id":9,"name":""}"#, .invalid, 9, "'name' must not be empty"),
+        // Names go into every status reply and log line: 128 characters at most (Device.maximumNameLength).
+        Case(#"{"type":"pair","id":9,"name":"\#(String(repeating: "é", count: 129))"}"#, .invalid, 9,
+             "'name' is 129 characters long; at most 128 are allowed"),
+        Case(#"{"type":"hello","id":1,"protocol":7,"device":{"name":"\#(String(repeating: "x", count: 1_000_000))","kind":"phone"}}"#,
+             .invalid, 1, "'name' is 1000000 characters long; at most 128 are allowed (at 'device')"),
+        Case(#"{"type":"hello","id":1,"protocol":7,"device":{"name":"a","kind":"\#(String(repeating: "k", count: 200))"}}"#,
+             .invalid, 1, "at most 128 are allowed"),
     ]
 
     @Test(arguments: cases)

@@ -57,6 +57,41 @@ struct WebSocketCodecTests {
         #expect(why.contains("UTF-8"))
     }
 
+    /// An audit's finding: 10,000 empty pings per read held every other client.
+    @Test func aFloodOfFramesThatBringNothingIsClosedWith1008() throws {
+        let pings = (0..<64).flatMap { _ in Self.frame(0x9, []) }
+        let text = Self.frame(0x1, Self.hello)
+        let withinTheBurst = try Self.run([pings + text])
+        #expect(withinTheBurst.end == nil && withinTheBurst.messages.count == 1, "64 at once are allowed: \(withinTheBurst)")
+        for extra in [Self.frame(0x9, []), Self.frame(0xA, []), Self.frame(0x1, [])] {
+            let flood = try Self.run([pings + extra + text])
+            #expect(flood.closeCode == 1008, "the 65th (opcode \(extra[0] & 0xF)) ends it: \(flood)")
+            #expect(flood.messages.isEmpty, "nothing after it is read")
+            guard case .violation(1008, let why)? = flood.end else {
+                Issue.record("no 1008 violation: \(String(describing: flood.end))")
+                continue
+            }
+            #expect(why.contains("pings, pongs or empty frames"))
+        }
+    }
+
+    @Test func theBudgetOfFramesThatBringNothingRefillsWithTime() throws {
+        var clock = ContinuousClock.now
+        let codec = try WebSocketCodec(maxMessageBytes: 1 << 20, clock: { clock })
+        let pings = (0..<64).flatMap { _ in Self.frame(0x9, []) }
+        _ = pings.withUnsafeBufferPointer { codec.receive($0) }
+        #expect(codec.end == nil)
+        clock += .seconds(1)  // 16 more
+        let more = (0..<16).flatMap { _ in Self.frame(0xA, []) }
+        _ = more.withUnsafeBufferPointer { codec.receive($0) }
+        #expect(codec.end == nil, "refilled at 16 a second")
+        _ = Self.frame(0x9, []).withUnsafeBufferPointer { codec.receive($0) }
+        guard case .violation(1008, _)? = codec.end else {
+            Issue.record("the 17th within that second is over: \(String(describing: codec.end))")
+            return
+        }
+    }
+
     @Test func aClientsCloseIsAnsweredAndEndsTheConversation() throws {
         let result = try Self.run([Self.frame(0x1, Self.hello) + Self.frame(0x8, [0x03, 0xE8])])
         #expect(result.messages.count == 1)

@@ -54,9 +54,19 @@ package struct JSONFieldReader {
     }
 
     /// A string that may not be empty (names of profiles and devices).
-    package func name(_ key: StaticString) throws(JSONError) -> String {
-        let text = try string(key)
+    package func name(_ key: StaticString, maximumLength: Int = .max) throws(JSONError) -> String {
+        let text = try string(key, maximumLength: maximumLength)
         if text.isEmpty { throw JSONError.invalid("'\(key)' must not be empty") }
+        return text
+    }
+
+    /// A string of at most `maximumLength` Unicode scalars.
+    package func string(_ key: StaticString, maximumLength: Int) throws(JSONError) -> String {
+        let text = try string(key)
+        let length = text.unicodeScalars.count
+        if length > maximumLength {
+            throw JSONError.invalid("'\(key)' is \(length) characters long; at most \(maximumLength) are allowed")
+        }
         return text
     }
 

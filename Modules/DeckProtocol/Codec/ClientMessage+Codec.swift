@@ -76,7 +76,8 @@ extension ClientMessage {
                 protocolLevel: try fields.int("protocol"),
                 device: try fields.decode("device", expected: "an object with 'name' and 'kind'") { value throws(JSONError) in
                     let device = try JSONFieldReader(value, expected: "an object with 'name' and 'kind'")
-                    return Device(name: try device.string("name"), kind: try device.string("kind"))
+                    return Device(name: try device.string("name", maximumLength: Device.maximumNameLength),
+                                  kind: try device.string("kind", maximumLength: Device.maximumNameLength))
                 },
                 token: try fields.stringIfPresent("token"),
                 pairingCode: try fields.stringIfPresent("pairingCode")))
@@ -105,7 +106,7 @@ extension ClientMessage {
         case .snapshots: return .snapshots(profile: try fields.stringIfPresent("profile"))
         case .restore: return .restore(generation: try fields.int("generation"))
         case .export: return .export(profile: try fields.stringIfPresent("profile"))
-        case .pair: return .pair(name: try fields.name("name"))
+        case .pair: return .pair(name: try fields.name("name", maximumLength: Device.maximumNameLength))
         case .unpair: return .unpair(name: try fields.name("name"))
         case .subscribe: return .subscribe
         case .restart: return .restartPlugin(id: try fields.name("plugin"), reset: try fields.boolIfPresent("reset") ?? false)

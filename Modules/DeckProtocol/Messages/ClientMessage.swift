@@ -122,6 +122,12 @@ public struct Device: Hashable, Sendable {
     /// `phone`, `tablet`, `terminal`, `control`, or any other string.
     public var kind: String
 
+    /// The longest `name` and `kind` a host takes (Unicode scalars), and the
+    /// longest name `pair` gives: names go into every `status` reply and log
+    /// line, and ten devices of a million characters each made `status`
+    /// larger than a control client's output queue.
+    public static let maximumNameLength = 128
+
     /// Makes a device description.
     public init(name: String, kind: String) {
         self.name = name

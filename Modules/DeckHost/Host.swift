@@ -36,6 +36,8 @@ public enum Host {
             throw .configuration("the layouts folder \(configuration.layouts) does not exist or is not a folder; "
                 + "create it and put a profile (.yaml) in it, or pass --layouts DIR")
         }
+        // Before any listener: every connection the limits allow is a descriptor.
+        let fileLimitWarning = FileLimit.raise(maxConnections: configuration.maxConnections)
         // Before the state folder is touched: a second deckd on the same
         // socket or port stops here, having written nothing.
         let sockets = try HostSockets(configuration)
@@ -62,7 +64,7 @@ public enum Host {
         let tls = try configuration.tls.map { setting throws(HostError) in
             try HostTLS(setting, stateFolder: configuration.state)
         }
-        var notices = created + store.openingNotices.map(\.message)
+        var notices = created + store.openingNotices.map(\.message) + (fileLimitWarning.map { [$0] } ?? [])
         let (tokens, tokenWarning) = try TokenStore.load(path: configuration.state + "/tokens.json")
         if let tokenWarning { notices.append(tokenWarning) }
         var last: String?

@@ -31,6 +31,13 @@ public enum LogLevel: String, Sendable, Comparable, CaseIterable {
 /// Safe from any thread: a line is written with one `write` under a lock (a
 /// loop turn's lines together, up to PIPE_BUF bytes a `write`), so lines
 /// from the loop, action runners and the probe never interleave.
+///
+/// It never waits for the log's reader: lines that find the pipe (or socket,
+/// or terminal) full are dropped and counted, and the count is the first
+/// line written once there is room again. A slow reader of standard error
+/// made the loop wait in `write` with every client behind it, and any device
+/// can make log lines (each refused line is one): an audit's reader taking
+/// 2 KB/s held every other client for seconds.
 final class Logger: Sendable {
     let minimum: LogLevel
     private let descriptor: Int32
@@ -70,11 +77,11 @@ final class Logger: Sendable {
                 Self.append(level, message, stamp: bytes, to: &chunk)
                 // Within PIPE_BUF a pipe takes a write whole, so a reader of the log never sees lines interleaved.
                 if start > 0 && chunk.count > Self.chunkBytes {
-                    writeAll(chunk[..<start])
+                    writeAll(chunk[..<start], &stamp)
                     chunk.removeFirst(start)
                 }
             }
-            writeAll(chunk[...])
+            writeAll(chunk[...], &stamp)
         }
     }
 
@@ -101,13 +108,32 @@ final class Logger: Sendable {
         line.append(0x0A)
     }
 
-    /// Writes all of `bytes`, retrying after a signal; a log that cannot be written is given up.
-    private func writeAll(_ bytes: ArraySlice<UInt8>) {
+    /// Writes all of `bytes`, retrying after a signal, when the log has room
+    /// now; else drops them and counts their lines in `stamp`, and the next
+    /// write that finds room says how many went. A log that cannot be written is given up.
+    private func writeAll(_ bytes: ArraySlice<UInt8>, _ stamp: inout Stamp) {
+        guard !bytes.isEmpty else { return }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 else {
+            stamp.dropped += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return
+        }
+        if stamp.dropped > 0 {
+            var note: [UInt8] = []
+            Self.append(.warning, "\(stamp.dropped) log lines were dropped: the log's reader was too slow, and deckd does "
+                        + "not wait for it", stamp: stamp.bytes(for: UTCTime.now()), to: &note)
+            stamp.dropped = 0
+            write(note[...])
+        }
+        write(bytes)
+    }
+
+    private func write(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = write(descriptor, base + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written
@@ -141,6 +167,8 @@ final class Logger: Sendable {
 
     /// The stamp of one second, made once for every line within it.
     struct Stamp {
+        /// Lines dropped since the last write, because the log had no room.
+        var dropped = 0
         private var second = Int.min
         private var text: [UInt8] = []
 

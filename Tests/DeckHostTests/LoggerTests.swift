@@ -35,6 +35,34 @@ import Testing
         #expect(lines[1].hasSuffix("Z warning two\\nforged 2026-01-01T00:00:00Z error x"))
     }
 
+    /// An audit's slow log reader held every client: a full log drops lines and says how many.
+    @Test func aFullLogDropsLinesInsteadOfWaitingAndThenSaysHowMany() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let logger = Logger(minimum: .info, descriptor: ends[1])
+        // Far more than a pipe holds (64 KiB), and nobody reads: without the drop this never returns.
+        for number in 0..<2_000 { logger.info("line \(number) " + String(repeating: "x", count: 80)) }
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        var kept: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            kept += buffer[0..<count]
+        }
+        let first = String(decoding: kept, as: UTF8.self).split(separator: "\n")
+        #expect(first.count < 2_000 && first.count > 100, "\(first.count) lines kept")
+        #expect(first.last?.hasPrefix("20") == true && first.last?.contains(" info line ") == true, "whole lines only")
+        logger.info("after")
+        let count = read(ends[0], &buffer, buffer.count)
+        let after = String(decoding: buffer[0..<max(0, count)], as: UTF8.self).split(separator: "\n")
+        #expect(after.count == 2)
+        #expect(after.first?.hasSuffix(" warning \(2_000 - first.count) log lines were dropped: the log's reader was too slow, "
+            + "and deckd does not wait for it") == true, "\(after)")
+        #expect(after.last?.hasSuffix(" info after") == true)
+    }
+
     @Test func aLongLineIsCutAndSaysHowMuch() throws {
         let lines = try logged { $0.info(String(repeating: "é", count: Logger.maximumLineBytes)) }
         #expect(lines.count == 1)

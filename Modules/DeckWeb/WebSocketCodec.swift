@@ -57,7 +57,7 @@ package final class WebSocketCodec {
     private var closedByHand = false
     /// The clock (a test's or the fuzzer's may stand still).
     private let now: () -> ContinuousClock.Instant
-    /// Frames that bring the host nothing (pings, pongs, empty data frames)
+    /// Frames that bring the host nothing (pings, pongs, empty data frames that do not end a message)
     /// the client may still send now, and when that was last counted.
     private var idleFrameBudget = WebSocketCodec.idleFrameBurst
     private var idleFrameCounted: ContinuousClock.Instant
@@ -87,7 +87,8 @@ package final class WebSocketCodec {
         }
         callbacks.on_frame_recv_start_callback = { _, argument, user in
             guard let argument else { return }
-            WebSocketCodec.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length)
+            WebSocketCodec.of(user).frameStarts(opcode: argument.pointee.opcode, length: argument.pointee.payload_length,
+                                                final: argument.pointee.fin != 0)
         }
         callbacks.on_frame_recv_chunk_callback = { _, argument, user in
             guard let argument else { return }
@@ -134,11 +135,13 @@ package final class WebSocketCodec {
         return count
     }
 
-    private func frameStarts(opcode: UInt8, length: UInt64) {
+    private func frameStarts(opcode: UInt8, length: UInt64, final: Bool) {
         lastHeard = now()
         pingSent = false
         let ping = UInt32(opcode) == WSLAY_PING.rawValue, pong = UInt32(opcode) == WSLAY_PONG.rawValue
-        let emptyData = length == 0 && (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue || UInt32(opcode) == WSLAY_CONTINUATION_FRAME.rawValue)
+        // An empty final frame ends a message (the host gets it); one that is not final brings nothing yet.
+        let emptyData = length == 0 && !final
+            && (UInt32(opcode) == WSLAY_TEXT_FRAME.rawValue || UInt32(opcode) == WSLAY_CONTINUATION_FRAME.rawValue)
         if ping || pong || emptyData {
             let elapsed = idleFrameCounted.duration(to: lastHeard)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

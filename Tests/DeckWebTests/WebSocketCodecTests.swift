@@ -63,9 +63,10 @@ struct WebSocketCodecTests {
         let text = Self.frame(0x1, Self.hello)
         let withinTheBurst = try Self.run([pings + text])
         #expect(withinTheBurst.end == nil && withinTheBurst.messages.count == 1, "64 at once are allowed: \(withinTheBurst)")
-        for extra in [Self.frame(0x9, []), Self.frame(0xA, []), Self.frame(0x1, [])] {
+        // An empty text frame that does not end its message (FIN clear) brings nothing either.
+        for extra in [Self.frame(0x9, []), Self.frame(0xA, []), [0x01, 0x80, 0, 0, 0, 0]] {
             let flood = try Self.run([pings + extra + text])
-            #expect(flood.closeCode == 1008, "the 65th (opcode \(extra[0] & 0xF)) ends it: \(flood)")
+            #expect(flood.closeCode == 1008, "the 65th (first byte \(extra[0])) ends it: \(flood)")
             #expect(flood.messages.isEmpty, "nothing after it is read")
             guard case .violation(1008, let why)? = flood.end else {
                 Issue.record("no 1008 violation: \(String(describing: flood.end))")
@@ -73,6 +74,13 @@ struct WebSocketCodecTests {
             }
             #expect(why.contains("pings, pongs or empty frames"))
         }
+    }
+
+    @Test func emptyMessagesAreMessagesNotFramesThatBringNothing() throws {
+        // 100 empty final text frames: each is a message (the host refuses an empty line), counted as messages are.
+        let empties = (0..<100).flatMap { _ in Self.frame(0x1, []) }
+        let result = try Self.run([empties])
+        #expect(result.end == nil && result.messages.count == 100, "\(result.end.map { "\($0)" } ?? "") \(result.messages.count)")
     }
 
     @Test func theBudgetOfFramesThatBringNothingRefillsWithTime() throws {

@@ -183,7 +183,7 @@ def test_consent_refused_is_a_state_on_every_button_and_the_status(portal_host, 
     client = host.tcp()  # the host sends the titles set so far with the others, then each change
     client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 0 and m.get("title") == title)
     press(client, 0)
-    wait_log(host, "button 'NewTab': " + status)
+    wait_log(host, "button 'NewTab' at 0/0: " + status)
     assert [e for e in portal.entries() if "key" in e] == []  # nothing was typed
 
 
@@ -198,7 +198,7 @@ def test_the_desktop_closing_the_session_is_a_state_and_the_plugin_keeps_running
     # earlier title may come first: titles are coalesced, and the join sent the current one).
     client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 0 and m.get("title") == "session closed")
     press(client, 0)
-    wait_log(host, "button 'NewTab': portal: the desktop closed the remote-desktop session")
+    wait_log(host, "button 'NewTab' at 0/0: portal: the desktop closed the remote-desktop session")
     assert [e for e in portal.entries() if "key" in e] == []
 
 
@@ -214,7 +214,7 @@ def test_the_bus_going_away_is_a_state_not_a_crash(portal_host, bus):
     # earlier title may come first: titles are coalesced, and the join sent the current one).
     client.recv_until(lambda m: m.get("type") == "buttonState" and m.get("index") == 0 and m.get("title") == "bus gone")
     press(client, 0)
-    wait_log(host, "button 'NewTab': portal: the session bus went away")
+    wait_log(host, "button 'NewTab' at 0/0: portal: the session bus went away")
     assert "0 restarts" in host.ctl("plugins", "keys").stdout  # the same process, never crashed
 
 

@@ -189,7 +189,7 @@ def test_play_pause_on_a_real_deckd_plays_mpv_and_the_title_follows(deck, bindir
     bus.wait_prop(MPV, "PlaybackStatus", "Paused")
     # No vlc on the bus: a press is a log line, not an error, and mpv is untouched.
     host.ctl("press", "0", "2")
-    wait_log(host, r"button 'Vlc': no player vlc on the bus")
+    wait_log(host, r"button 'Vlc' at 0/2: no player vlc on the bus")
     assert json.loads(bus.peer("get", MPV, "PlaybackStatus").stdout) == "Paused"
 
 

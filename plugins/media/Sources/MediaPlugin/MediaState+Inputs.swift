@@ -65,18 +65,19 @@ extension MediaState {
     func pressed(_ press: PluginPress) -> [Action] {
         guard press.phase != .up else { return [] }
         let slot = Slot(page: press.button.page, index: press.button.index)
+        let who = "button '\(press.button.name)' at \(press.button.page)/\(press.button.index)"
         let command: MediaCommand
         do {
             command = try MediaCommand(command: press.command, settings: press.settings)
         } catch {
-            return [.log(.warning, "button '\(press.button.name)': \(error)"), .alert(slot)]
+            return [.log(.warning, "\(who): \(error)"), .alert(slot)]
         }
         guard connected else {
-            return [.log(.info, "button '\(press.button.name)': no session bus to send \(press.command) to"), .alert(slot)]
+            return [.log(.info, "\(who): no session bus to send \(press.command) to"), .alert(slot)]
         }
         guard let name = player(for: command.player) else {
             let which = if case .named(let wanted) = command.player { "no player \(wanted)" } else { "no MPRIS player" }
-            return [.log(.info, "button '\(press.button.name)': \(which) on the bus"), .alert(slot)]
+            return [.log(.info, "\(who): \(which) on the bus"), .alert(slot)]
         }
         let call = command.call
         return [.call(player: name, member: call.member, arguments: call.arguments, slot: slot)]

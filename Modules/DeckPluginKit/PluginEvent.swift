@@ -161,3 +161,14 @@ public enum PluginProtocol {
     /// plus plugin settings (16 levels in a layout).
     static let maximumDepth = 64
 }
+
+extension PluginButtonReference {
+    /// How a log line names the button: `button 'Mic' at 0/2`, pages and
+    /// slots from 0 as in the host's own lines and every doc.
+    public var logName: String { "button '\(name)' at \(page)/\(index)" }
+}
+
+extension PluginButton {
+    /// How a log line names the button: `button 'Mic' at 0/2` (``PluginButtonReference/logName``).
+    public var logName: String { reference.logName }
+}

@@ -22,24 +22,11 @@ import Synchronization
 /// }
 /// ```
 public final class ReadySignal: Sendable {
-    private let ends: (read: Int32, write: Int32)
+    private let pipe = WakePipe()
     private let isSet = Mutex(false)
 
     /// A signal not set yet.
-    public init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        } else {
-            fds = [-1, -1]
-        }
-        ends = (fds[0], fds[1])
-    }
-
-    deinit {
-        if ends.read >= 0 { close(ends.read) }
-        if ends.write >= 0 { close(ends.write) }
-    }
+    public init() {}
 
     /// True once ``set()`` was called.
     public var isReady: Bool { isSet.withLock { $0 } }
@@ -50,19 +37,17 @@ public final class ReadySignal: Sendable {
             defer { value = true }
             return !value
         }
-        guard first, ends.write >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(ends.write, &byte, 1)
+        if first { pipe.wake() }
     }
 
     /// Returns once the signal is set, or after `limit` (at once if no pipe could be made).
     public func wait(upTo limit: Duration) {
-        guard ends.read >= 0 else { return }
+        guard pipe.readEnd >= 0 else { return }
         let deadline = ContinuousClock.now + limit
         while !isReady {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return }
-            var descriptor = pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: pipe.readEnd, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             if poll(&descriptor, 1, milliseconds) < 0, errno != EINTR { return }
         }

@@ -50,13 +50,19 @@ import Testing
         }
     }
 
-    @Test func aMicButtonOnARealDeckd() throws {
+    /// A private pulseaudio, and a deckd serving ``profile`` with this repository's plugins.
+    static func started() throws -> (PulseServer, HostProcess) {
         let server = try PulseServer()
         try server.start()
         let host = try HostProcess(files: ["default.yaml": Self.profile])
         // deckd hands its environment to its plugins: the private server's, not the user's.
         host.launcher = ["/usr/bin/env"] + server.environment.filter { $0.key != "PATH" }.map { "\($0.key)=\($0.value)" }.sorted()
         try host.start(extra: ["--plugins", Self.repositoryPlugins])
+        return (server, host)
+    }
+
+    @Test func aMicButtonOnARealDeckd() throws {
+        let (server, host) = try Self.started()
         let device = try host.device("phone", level: 8)
         let faces = Faces(device)
         #expect(faces.wait { $0.face(0, 0) == nil && $0.face(0, 1)?.title == "100%" }, "\(faces.faces) \(host.log)")
@@ -86,11 +92,7 @@ import Testing
     /// `ready`; the plugin says `ready` once it has reached the server, so the
     /// press is done, not refused with "no sound server now" (an audit's finding).
     @Test func aPressHeldAcrossARestartReachesTheServer() throws {
-        let server = try PulseServer()
-        try server.start()
-        let host = try HostProcess(files: ["default.yaml": Self.profile])
-        host.launcher = ["/usr/bin/env"] + server.environment.filter { $0.key != "PATH" }.map { "\($0.key)=\($0.value)" }.sorted()
-        try host.start(extra: ["--plugins", Self.repositoryPlugins])
+        let (server, host) = try Self.started()
         let device = try host.device("phone", level: 8)
         let faces = Faces(device)
         try server.pactl("set-source-mute", "deck_in", "1")

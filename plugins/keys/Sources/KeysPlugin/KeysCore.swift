@@ -65,7 +65,7 @@ public struct KeysCore: Sendable {
                 nowFlagged.insert(key)
                 actions.append(.setTitle(button.reference, trouble.title))
                 if !flagged.contains(key) {
-                    actions.append(.log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(trouble)"))
+                    actions.append(.log(.warning, "\(button.logName): \(trouble)"))
                 }
             } else if flagged.contains(key) {
                 actions.append(.setTitle(button.reference, nil))
@@ -123,7 +123,7 @@ public struct KeysCore: Sendable {
     /// A press was refused or a back end failed on it: the button shows why
     /// and flashes the alert (docs/faces.md §3), so the finger learns nothing was typed.
     public func failed(_ error: KeysError, on button: PluginButtonReference) -> [KeysAction] {
-        [.setTitle(button, error.title), .alert(button), .log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(error)")]
+        [.setTitle(button, error.title), .alert(button), .log(.warning, "\(button.logName): \(error)")]
     }
 
     /// `shutdown`, or the host went away: every key comes up.

@@ -53,7 +53,7 @@ extension MediaState {
         buttons = list.map { button in
             let command = Result { () throws(MediaError) in try MediaCommand(command: button.command, settings: button.settings) }
             if case .failure(let error) = command {
-                actions.append(.log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(error)"))
+                actions.append(.log(.warning, "\(button.logName): \(error)"))
             }
             return Button(slot: Slot(page: button.page, index: button.index), name: button.name, command: command)
         }
@@ -65,7 +65,7 @@ extension MediaState {
     func pressed(_ press: PluginPress) -> [Action] {
         guard press.phase != .up else { return [] }
         let slot = Slot(page: press.button.page, index: press.button.index)
-        let who = "button '\(press.button.name)' at \(press.button.page)/\(press.button.index)"
+        let who = press.button.logName
         let command: MediaCommand
         do {
             command = try MediaCommand(command: press.command, settings: press.settings)

@@ -25,7 +25,7 @@ struct ObsDeck {
         for button in buttons {
             let command = Result { () throws(ObsSettingsError) in try ObsCommand(command: button.command, settings: button.settings) }
             if case .failure(let error) = command {
-                problems.append("'\(button.name)' at \(button.page)/\(button.index): \(error)")
+                problems.append("\(button.logName): \(error)")
             }
             commands[button.reference] = command
         }

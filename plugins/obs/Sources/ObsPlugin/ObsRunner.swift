@@ -87,7 +87,7 @@ final class ObsRunner {
             plugin.showAlert(for: press.button)
         case .success(let command):
             guard case .open(let socket, let codec, var session) = link, session.isIdentified else {
-                plugin.log("'\(press.button.name)' at \(press.button.page)/\(press.button.index): the press did nothing, the plugin is not connected to OBS (\(deck.status.sentence))", level: .warning)
+                plugin.log("\(press.button.logName): the press did nothing, the plugin is not connected to OBS (\(deck.status.sentence))", level: .warning)
                 plugin.showAlert(for: press.button)
                 return
             }

@@ -1,7 +1,5 @@
 internal import CPulse
-#if canImport(Glibc)
-import Glibc
-#endif
+import DeckPluginKit
 import Synchronization
 
 /// Inputs on their way from the plugin's thread (the host's events) to the
@@ -20,8 +18,8 @@ final class SoundInbox: Sendable {
     }
 
     private let pending = Mutex(Pending())
-    /// The wake-up pipe: the loop watches `read`, ``post(_:)`` writes to `write`.
-    private let wakeUp: (read: Int32, write: Int32)
+    /// The wake-up pipe: the loop watches it, ``post(_:)`` writes to it.
+    private let wakeUp = WakePipe()
     /// The loop's watch of the pipe, and the loop it is in, while attached.
     private let watch = Mutex<Watch?>(nil)
 
@@ -30,24 +28,6 @@ final class SoundInbox: Sendable {
     private struct Watch: @unchecked Sendable {
         let api: UnsafeMutablePointer<pa_mainloop_api>
         let event: OpaquePointer
-    }
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            ends = [-1, -1]
-        }
-        wakeUp = (ends[0], ends[1])
-    }
-
-    deinit {
-        if wakeUp.read >= 0 { close(wakeUp.read) }
-        if wakeUp.write >= 0 { close(wakeUp.write) }
     }
 
     /// Queues an input and wakes the loop. A newer `buttons` replaces one
@@ -59,13 +39,13 @@ final class SoundInbox: Sendable {
             }
             pending.inputs.append(input)
         }
-        wake()
+        wakeUp.wake()
     }
 
     /// Asks the loop to end.
     func stop() {
         pending.withLock { $0.stopping = true }
-        wake()
+        wakeUp.wake()
     }
 
     /// Everything queued since the last call, and whether to stop.
@@ -76,21 +56,13 @@ final class SoundInbox: Sendable {
         }
     }
 
-    /// One byte (a full pipe already wakes the loop: EAGAIN is fine).
-    private func wake() {
-        guard wakeUp.write >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeUp.write, &byte, 1)
-    }
-
     /// Called by the loop's thread once its loop exists: the loop watches the pipe.
     func attach(_ mainloop: OpaquePointer) {
-        guard wakeUp.read >= 0, let api = pa_mainloop_get_api(mainloop), let make = api.pointee.io_new,
-              let event = make(api, wakeUp.read, PA_IO_EVENT_INPUT, { _, _, fd, _, _ in
+        guard wakeUp.readEnd >= 0, let api = pa_mainloop_get_api(mainloop), let make = api.pointee.io_new,
+              let event = make(api, wakeUp.readEnd, PA_IO_EVENT_INPUT, { _, _, _, _, user in
                   // Empties the pipe; the loop takes the inputs after its dispatch.
-                  var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                  while withUnsafeMutableBytes(of: &bytes, { read(fd, $0.baseAddress, $0.count) }) > 0 {}
-              }, nil) else { return }
+                  user.map { Unmanaged<WakePipe>.fromOpaque($0).takeUnretainedValue().drain() }
+              }, Unmanaged.passUnretained(wakeUp).toOpaque()) else { return }
         watch.withLock { $0 = Watch(api: api, event: event) }
     }
 

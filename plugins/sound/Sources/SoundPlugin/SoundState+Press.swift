@@ -7,7 +7,7 @@ extension SoundState {
         // A tap, or the down edge of a press: once per press.
         guard press.phase != .up else { return [] }
         let alert = Action.alert(page: press.button.page, index: press.button.index)
-        let who = "button '\(press.button.name)' at \(press.button.page)/\(press.button.index)"
+        let who = press.button.logName
         let binding: SoundBinding
         do throws(SoundError) {
             binding = try SoundBinding.parse(command: press.command, settings: press.settings)

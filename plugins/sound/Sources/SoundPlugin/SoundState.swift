@@ -187,7 +187,7 @@ public struct SoundState: Sendable {
             }
             let slot = Slot(page: button.page, index: button.index)
             if case .failure(let error) = binding, before[slot] != button {
-                actions.append(.log(.warning, "button '\(button.name)' at \(button.page)/\(button.index): \(error)"))
+                actions.append(.log(.warning, "\(button.logName): \(error)"))
             }
             return Entry(button: button, binding: binding)
         }

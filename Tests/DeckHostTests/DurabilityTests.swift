@@ -191,23 +191,48 @@ struct DurabilityTests {
         let deadline = ContinuousClock.now + .seconds(10)
         var newest: [String: Any] = [:]
         while ContinuousClock.now < deadline {
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.sorted()
-            if let last = files.last {
-                let unzip = Process()
-                unzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-                unzip.arguments = ["-dc", folder + "/" + last]
-                let output = Pipe()
-                unzip.standardOutput = output
-                try unzip.run()
-                let bytes = output.fileHandleForReading.readDataToEndOfFile()
-                unzip.waitUntilExit()
-                newest = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
-                if newest["revision"] as? Int == revision { break }
-            }
+            newest = try newestPlainSnapshot(in: folder)
+            if newest["revision"] as? Int == revision { break }
             Thread.sleep(forTimeInterval: 0.02)
         }
         #expect(newest["revision"] as? Int == revision && newest["reason"] as? String == "moveButton", "\(newest)")
         #expect(try host.stop() == 0)
+    }
+
+    /// PROFILE.md §6: a snapshot is written "before the edit is acknowledged".
+    /// An edit that finds the disk quiet (a person's; one `deckctl` command
+    /// after another) has its generation's file the moment its `ok` arrives,
+    /// with no polling; only a burst's edits are records alone.
+    @Test func anEditAfterAQuietMomentHasItsFileBeforeItsOK() throws {
+        let host = try startedHost()
+        let device = try host.device()
+        let terminal = try #require(device.welcomeLayout.button(page: 0, index: 1))
+        let folder = host.state + "/snapshots/default"
+        for (from, to) in [(1, 6), (6, 7), (7, 8)] {
+            // The premise is time itself: longer than DiskWorker.quietBeforeAFileFirst (2 ms) after a file without a write.
+            Thread.sleep(forTimeInterval: 0.1)
+            let revision = try #require(try device.expectOK(.moveButton(fromPage: 0, fromIndex: from, toPage: 0, toIndex: to,
+                                                                        button: terminal)))
+            let newest = try newestPlainSnapshot(in: folder)
+            #expect(newest["revision"] as? Int == revision && newest["reason"] as? String == "moveButton", "\(newest)")
+        }
+        #expect(try host.stop() == 0)
+    }
+
+    /// The newest `GENERATION.json.gz` in `folder`, read as a plain tool
+    /// would (`gzip -dc`); empty when there is none or it does not parse.
+    private func newestPlainSnapshot(in folder: String) throws -> [String: Any] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.sorted()
+        guard let last = files.last else { return [:] }
+        let unzip = Process()
+        unzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        unzip.arguments = ["-dc", folder + "/" + last]
+        let output = Pipe()
+        unzip.standardOutput = output
+        try unzip.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        unzip.waitUntilExit()
+        return (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
     }
 
     /// Retention deletes dropped generations in the background; a clean stop

@@ -162,13 +162,16 @@ public enum Host {
         let configuration = host.services.configuration
         var limits = ConnectionLimits(maxLineBytes: configuration.maxMessage, maxConnections: configuration.maxConnections,
                                       establishTimeout: configuration.helloTimeout)
+        limits.maxFirstLineBytes = configuration.maxHelloBytes
         // Backpressure: a client with 64 KiB of output unread is not read
         // until it reads half of it (issue 18 §3: 10 clients flooding pings and
         // never reading held a healthy client's ping back; docs/transport.md).
         limits.outputHighWater = 64 << 10
         do {
+            let hello = configuration.maxHelloBytes < configuration.maxMessage
+                ? " (\(configuration.maxHelloBytes) for the first line, hello)" : ""
             limits.tooLargeReply = try OutboundLine(HostMessage.error(id: nil, code: .tooLarge,
-                message: "the line is longer than \(configuration.maxMessage) bytes; the host closes the connection "
+                message: "the line is longer than \(configuration.maxMessage) bytes\(hello); the host closes the connection "
                     + "because it cannot find where the next message starts").line())
             limits.busyReply = try OutboundLine(HostMessage.error(id: nil, code: .busy,
                 message: "the host already serves \(configuration.maxConnections) connections; try again later").line())
@@ -191,7 +194,8 @@ public enum Host {
             if let socket = sockets.web {
                 let server = WebServer(configuration: WebConfiguration(
                     root: configuration.webRoot, extraOrigins: configuration.webOrigins, secure: tls != nil,
-                    maxMessageBytes: configuration.maxMessage, icons: .fromEnvironment(environment),
+                    maxMessageBytes: configuration.maxMessage, maxFirstMessageBytes: configuration.maxHelloBytes,
+                    icons: .fromEnvironment(environment),
                     faceImages: host.faceImages),
                     host: host, loop: loop)
                 var webLimits = limits

@@ -37,6 +37,14 @@ public struct HostConfiguration: Sendable, Equatable {
     public var journal = true
     /// The longest line a client may send, in bytes (`--max-message`).
     public var maxMessage: Int
+    /// The longest first line (the `hello`), in bytes: 64 KiB, or
+    /// `maxMessage` when that is less. A `hello` holds a name (≤ 128
+    /// characters), a kind and a token; before it a peer is anyone, and each
+    /// unfinished line is held for up to the 10 s allowed before `hello`
+    /// (`--max-connections` of them: 16 MiB at the defaults, not 256 MiB).
+    public var maxHelloBytes: Int { min(Self.helloLineLimit, maxMessage) }
+    /// ``maxHelloBytes`` when `--max-message` is larger.
+    public static let helloLineLimit = 64 << 10
     /// Connections held at once per listener (`--max-connections`).
     public var maxConnections: Int
     /// Whether every TCP peer, loopback included, needs a token (`--require-token`).

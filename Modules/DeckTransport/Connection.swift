@@ -45,7 +45,7 @@ public final class Connection {
         self.loop = listener.loop
         self.id = id
         self.isRejection = isRejection
-        framing = LineFraming(maxLineBytes: listener.limits.maxLineBytes)
+        framing = LineFraming(maxLineBytes: listener.limits.maxLineBytes, maxFirstLineBytes: listener.limits.maxFirstLineBytes)
         stream = listener.streamLayerFactory?()
         writing = ConnectionWriteState(limit: listener.limits.maxQueuedOutputBytes)
     }

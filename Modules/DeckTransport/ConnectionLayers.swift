@@ -110,8 +110,8 @@ package struct StreamLayerFailure: Error, Sendable, CustomStringConvertible {
 final class LineFraming: MessageFraming {
     private var framer: LineFramer
 
-    init(maxLineBytes: Int) {
-        framer = LineFramer(maxLineBytes: maxLineBytes)
+    init(maxLineBytes: Int, maxFirstLineBytes: Int? = nil) {
+        framer = LineFramer(maxLineBytes: maxLineBytes, maxFirstLineBytes: maxFirstLineBytes)
     }
 
     var holdsCompleteMessages: Bool { framer.holdsCompleteLines }
@@ -140,6 +140,7 @@ final class LineFraming: MessageFraming {
 
     private func takeFramer() -> LineFramer {
         let taken = framer
+        // A placeholder while `taken` works; it is put back after.
         framer = LineFramer(maxLineBytes: taken.maxLineBytes)
         return taken
     }

@@ -9,6 +9,12 @@ public struct ConnectionLimits: Sendable {
     /// A longer one gets ``tooLargeReply`` and the connection is closed after
     /// that reply is written.
     public var maxLineBytes: Int
+    /// The longest *first* line, when it must be shorter than the rest (nil:
+    /// ``maxLineBytes``; never more than it). deckd's first line is the
+    /// `hello`, which holds a name and a token: before it, a peer is anyone,
+    /// and 250 of them each sending an unfinished 1 MiB line held ~260 MB for
+    /// the 10 s before they are closed. Over it: ``tooLargeReply``, as for any line.
+    public var maxFirstLineBytes: Int?
     /// Connections held at once. One more gets ``busyReply`` and is closed;
     /// the others are untouched. Connections still writing their last bytes
     /// after a close count until their descriptor is closed.
@@ -72,6 +78,9 @@ public struct ConnectionLimits: Sendable {
     /// Checks that every limit is usable.
     func validate() throws(TransportError) {
         if maxLineBytes < 1 { throw .invalidLimit(name: "maxLineBytes", value: "\(maxLineBytes)", rule: "at least 1 byte") }
+        if let maxFirstLineBytes, maxFirstLineBytes < 1 {
+            throw .invalidLimit(name: "maxFirstLineBytes", value: "\(maxFirstLineBytes)", rule: "at least 1 byte")
+        }
         if maxConnections < 1 { throw .invalidLimit(name: "maxConnections", value: "\(maxConnections)", rule: "at least 1") }
         if maxQueuedOutputBytes < 1 {
             throw .invalidLimit(name: "maxQueuedOutputBytes", value: "\(maxQueuedOutputBytes)", rule: "at least 1 byte")

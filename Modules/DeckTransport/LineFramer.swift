@@ -5,7 +5,8 @@ import Foundation
 #endif
 import Glibc
 
-/// Splits a byte stream into LF-terminated lines and enforces the line limit.
+/// Splits a byte stream into LF-terminated lines and enforces the line limit
+/// (a lower one for the first line, a handshake, when one is given).
 ///
 /// Reads land in a buffer shared by the whole loop; complete lines are cut
 /// straight out of it (one `memchr` per line, one copy into the delivered
@@ -24,6 +25,12 @@ struct LineFramer {
 
     /// The longest line accepted, LF not counted.
     let maxLineBytes: Int
+    /// The longest first line accepted (a handshake's), LF not counted.
+    let maxFirstLineBytes: Int
+    /// Whether a line was delivered: from then on `maxLineBytes` applies.
+    private var deliveredALine = false
+    /// The limit of the line being framed now.
+    private var limit: Int { deliveredALine ? maxLineBytes : maxFirstLineBytes }
 
     /// Bytes after the last delivered line: an unfinished line, or after a
     /// stop, complete lines not delivered yet.
@@ -32,8 +39,12 @@ struct LineFramer {
     /// Whether `buffered` may hold complete lines (only after a stop).
     private(set) var holdsCompleteLines = false
 
-    init(maxLineBytes: Int) {
+    /// A framer whose first line may be at most `maxFirstLineBytes` (never
+    /// more than `maxLineBytes`; nil: `maxLineBytes`), and every later one
+    /// `maxLineBytes`.
+    init(maxLineBytes: Int, maxFirstLineBytes: Int? = nil) {
         self.maxLineBytes = maxLineBytes
+        self.maxFirstLineBytes = min(maxFirstLineBytes ?? maxLineBytes, maxLineBytes)
     }
 
     /// Feeds freshly read bytes, calling `deliver` for each complete line (LF
@@ -46,26 +57,28 @@ struct LineFramer {
         if !buffered.isEmpty {
             // The start of this line arrived earlier.
             guard let lf = Self.indexOfLF(base, from: 0, to: count) else {
-                if buffered.count + count > maxLineBytes { return .tooLong }
+                if buffered.count + count > limit { return .tooLong }
                 buffered.append(contentsOf: chunk)
                 return .consumed
             }
-            if buffered.count + lf > maxLineBytes { return .tooLong }
+            if buffered.count + lf > limit { return .tooLong }
             buffered.append(contentsOf: UnsafeBufferPointer(start: base, count: lf))
             let line = Data(buffered)
             buffered = []
             offset = lf + 1
+            deliveredALine = true
             if !deliver(line) { return keep(base, from: offset, to: count) }
         }
         while offset < count {
             guard let lf = Self.indexOfLF(base, from: offset, to: count) else {
-                if count - offset > maxLineBytes { return .tooLong }
+                if count - offset > limit { return .tooLong }
                 buffered.append(contentsOf: UnsafeBufferPointer(start: base + offset, count: count - offset))
                 return .consumed
             }
-            if lf - offset > maxLineBytes { return .tooLong }
+            if lf - offset > limit { return .tooLong }
             let line = Data(bytes: base + offset, count: lf - offset)
             offset = lf + 1
+            deliveredALine = true
             if !deliver(line) { return keep(base, from: offset, to: count) }
         }
         return .consumed
@@ -80,12 +93,13 @@ struct LineFramer {
         buffered.withUnsafeBufferPointer { all in
             guard let base = all.baseAddress else { return }
             while let lf = Self.indexOfLF(base, from: start, to: all.count) {
-                if lf - start > maxLineBytes { outcome = .tooLong; return }
+                if lf - start > limit { outcome = .tooLong; return }
                 let line = Data(bytes: base + start, count: lf - start)
                 start = lf + 1
+                deliveredALine = true
                 if !deliver(line) { outcome = .stopped; return }
             }
-            if all.count - start > maxLineBytes { outcome = .tooLong }
+            if all.count - start > limit { outcome = .tooLong }
         }
         if outcome == .tooLong { return .tooLong }
         buffered.removeFirst(start)

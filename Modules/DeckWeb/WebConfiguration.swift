@@ -9,6 +9,9 @@ public struct WebConfiguration: Sendable {
     public var secure: Bool
     /// The largest message a socket may send (`--max-message`); over it: `tooLarge`, then 1009.
     public var maxMessageBytes: Int
+    /// The largest *first* message (the `hello`, sent before the socket is
+    /// anyone's); nil: `maxMessageBytes`. Over it: `tooLarge`, then 1009.
+    public var maxFirstMessageBytes: Int?
     /// Icon themes (WEB.md §5).
     public var icons: IconSearch
     /// The images faces show, served at `/faces/HASH.EXT` (docs/faces.md §4).
@@ -16,8 +19,10 @@ public struct WebConfiguration: Sendable {
 
     /// Makes one.
     public init(root: String?, extraOrigins: [String] = [], secure: Bool = false, maxMessageBytes: Int = 1 << 20,
+                maxFirstMessageBytes: Int? = nil,
                 icons: IconSearch = IconSearch(baseFolders: [], theme: nil), faceImages: FaceImageStore = FaceImageStore()) {
         self.faceImages = faceImages
+        self.maxFirstMessageBytes = maxFirstMessageBytes
         self.root = root
         self.extraOrigins = extraOrigins
         self.secure = secure

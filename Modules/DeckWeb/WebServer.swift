@@ -87,7 +87,8 @@ public final class WebServer: ConnectionHandler {
         case let .accept(key):
             let framing: WebSocketFraming
             do {
-                framing = try WebSocketFraming(maxMessageBytes: configuration.maxMessageBytes)
+                framing = try WebSocketFraming(maxMessageBytes: configuration.maxMessageBytes,
+                                               maxFirstMessageBytes: configuration.maxFirstMessageBytes)
             } catch {
                 send(.text(500, "\(error)", close: true), on: connection)
                 return .done

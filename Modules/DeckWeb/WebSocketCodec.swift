@@ -35,6 +35,10 @@ package final class WebSocketCodec {
 
     private var context: OpaquePointer?
     private let maxMessageBytes: UInt64
+    /// The limit of the first text message (the `hello`), never above `maxMessageBytes`.
+    private let maxFirstMessageBytes: UInt64
+    /// Whether a text message has arrived: from then on `maxMessageBytes` applies.
+    private var messageArrivedOnce = false
     /// The chunk being read (only during `wslay_event_recv`), and where a read of it must end.
     private var input: UnsafeBufferPointer<UInt8>?
     private var inputOffset = 0
@@ -71,9 +75,12 @@ package final class WebSocketCodec {
     package static let idleFrameBurst = 64.0
     package static let idleFramesPerSecond = 16.0
 
-    /// A codec whose text messages may be up to `maxMessageBytes` long.
-    package init(maxMessageBytes: Int, clock: @escaping () -> ContinuousClock.Instant = { .now }) throws(WebError) {
+    /// A codec whose text messages may be up to `maxMessageBytes` long, the
+    /// first of them up to `maxFirstMessageBytes` (nil: `maxMessageBytes`).
+    package init(maxMessageBytes: Int, maxFirstMessageBytes: Int? = nil,
+                 clock: @escaping () -> ContinuousClock.Instant = { .now }) throws(WebError) {
         self.maxMessageBytes = UInt64(maxMessageBytes)
+        self.maxFirstMessageBytes = UInt64(min(maxFirstMessageBytes ?? maxMessageBytes, maxMessageBytes))
         now = clock
         lastHeard = clock()
         idleFrameCounted = lastHeard
@@ -164,7 +171,7 @@ package final class WebSocketCodec {
             }
             messageBytes &+= length
             // Known from the frame header, before any of its payload is kept.
-            if messageBytes > maxMessageBytes { ended(.tooLarge) }
+            if messageBytes > (messageArrivedOnce ? maxMessageBytes : maxFirstMessageBytes) { ended(.tooLarge) }
             inTextFrame = true
         case WSLAY_CONNECTION_CLOSE.rawValue where length == 1:
             // RFC 6455 §5.5.1 forbids it (a body starts with a code); wslay would answer it with a close
@@ -187,6 +194,7 @@ package final class WebSocketCodec {
             return
         }
         arrived.append(Data(message))
+        messageArrivedOnce = true
     }
 
     /// The conversation ends here: wslay reads no further frame, not even one

@@ -21,8 +21,8 @@ final class WebSocketFraming: MessageFraming {
     var lastHeard: ContinuousClock.Instant { codec.lastHeard }
     var pingSent: Bool { codec.pingSent }
 
-    init(maxMessageBytes: Int) throws(WebError) {
-        codec = try WebSocketCodec(maxMessageBytes: maxMessageBytes)
+    init(maxMessageBytes: Int, maxFirstMessageBytes: Int?) throws(WebError) {
+        codec = try WebSocketCodec(maxMessageBytes: maxMessageBytes, maxFirstMessageBytes: maxFirstMessageBytes)
     }
 
     var holdsCompleteMessages: Bool { heldStart < held.count || (codec.end != nil && !endReported) }

@@ -89,6 +89,22 @@ struct ConnectionTests {
         #expect(try a.request(.ping).type == "pong")
     }
 
+    /// Before `hello` a peer is anyone: its first line may be 64 KiB, not
+    /// `--max-message` (250 unfinished 1 MiB lines held ~260 MB for 10 s).
+    /// Every line after the `hello` has the usual limit.
+    @Test func theHelloLineHasItsOwnLimitAndLaterLinesTheUsualOne() throws {
+        let host = try startedHost()
+        let stranger = try host.rawDevice()
+        try stranger.line.send(#"{"type":"hello","protocol":7,"device":{"name":"x","kind":"phone"},"pad":""#
+            + String(repeating: "x", count: 70_000) + #""}"#)
+        guard case .error(_, .tooLarge, let message, _) = try stranger.next() else { Issue.record("no tooLarge"); return }
+        #expect(message.contains("65536 for the first line, hello"), "\(message)")
+        #expect(stranger.isClosed())
+        let device = try host.device("after hello")
+        try device.line.send(#"{"type":"ping","id":7,"pad":""# + String(repeating: "x", count: 500_000) + #""}"#)
+        #expect(try device.next().type == "pong")
+    }
+
     @Test func beyondMaxConnectionsANewClientGetsBusy() throws {
         let host = try startedHost(arguments: ["--max-connections", "2"])
         let a = try host.device("a")

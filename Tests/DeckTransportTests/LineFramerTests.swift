@@ -5,8 +5,9 @@ import Testing
 @Suite("line framing")
 struct LineFramerTests {
     /// Feeds `chunks` in order; returns the lines and the last outcome.
-    private func frame(_ chunks: [String], max: Int = 1 << 20, stopAfter: Int? = nil) -> ([String], LineFramer.Outcome, LineFramer) {
-        var framer = LineFramer(maxLineBytes: max)
+    private func frame(_ chunks: [String], max: Int = 1 << 20, first: Int? = nil,
+                       stopAfter: Int? = nil) -> ([String], LineFramer.Outcome, LineFramer) {
+        var framer = LineFramer(maxLineBytes: max, maxFirstLineBytes: first)
         var lines: [String] = []
         var outcome = LineFramer.Outcome.consumed
         for chunk in chunks {
@@ -92,6 +93,24 @@ struct LineFramerTests {
         }
         #expect(outcome2 == .consumed)
         #expect(lines == ["a", "partial-end"])
+    }
+
+    /// The first line (deckd's `hello`) has its own, lower limit; every
+    /// later line the usual one, also when both come in one read.
+    @Test func theFirstLineHasItsOwnLimit() {
+        #expect(frame(["123456\n"], max: 10, first: 5).1 == .tooLong)
+        #expect(frame(["123456"], max: 10, first: 5).1 == .tooLong, "seen before the line ends")
+        #expect(frame(["123", "456"], max: 10, first: 5).1 == .tooLong)
+        #expect(frame(["12345\n1234567890\n"], max: 10, first: 5).0 == ["12345", "1234567890"])
+        #expect(frame(["12345\n", "1234567", "890\n"], max: 10, first: 5).0 == ["12345", "1234567890"])
+        #expect(frame(["1\n12345678901\n"], max: 10, first: 5).1 == .tooLong)
+        // Never above the limit of every line.
+        #expect(frame(["123456\n"], max: 5, first: 100).1 == .tooLong)
+        // After a stop, the held lines are later lines.
+        var (_, _, framer) = frame(["a\n1234567890\n"], max: 10, first: 5, stopAfter: 1)
+        var later: [String] = []
+        #expect(framer.deliverBuffered { later.append(String(decoding: $0, as: UTF8.self)); return true } == .consumed)
+        #expect(later == ["1234567890"])
     }
 
     @Test func heldLinesStillObeyTheLimit() {

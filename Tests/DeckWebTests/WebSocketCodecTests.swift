@@ -143,6 +143,18 @@ struct WebSocketCodecTests {
         #expect(written.first == 0x81 && written.suffix(4) == [0x88, 2, 0x03, 0xF1])  // the line, then the close
     }
 
+    /// The first message (the `hello`) has its own, lower limit, known from
+    /// its header; every later one the usual limit.
+    @Test func theFirstMessageHasItsOwnLimit() throws {
+        let long = Self.frame(0x1, Array(repeating: 0x61, count: 80))
+        let first = try WebSocketCodec(maxMessageBytes: 100, maxFirstMessageBytes: 60)
+        _ = long.withUnsafeBufferPointer { first.receive($0) }
+        #expect(first.end == .tooLarge)
+        let later = try WebSocketCodec(maxMessageBytes: 100, maxFirstMessageBytes: 60)
+        let messages = (Self.frame(0x1, Self.hello) + long).withUnsafeBufferPointer { later.receive($0) }
+        #expect(messages.count == 2 && messages[1].count == 80 && later.end == nil)
+    }
+
     /// A header may claim any length: wslay closed one over 2 GiB with its own 1009 before the
     /// codec saw it (recorded as a 1002 violation), and allocated the payload of any shorter one.
     @Test(arguments: [UInt64(3) << 30, UInt64(1) << 31 - 1, UInt64(1) << 62])

@@ -125,6 +125,16 @@ def test_a_message_over_the_limit_gets_too_large_then_1009(deck):
     assert browser.close_code() == 1009
 
 
+def test_a_hello_over_64_kib_gets_too_large_then_1009(host):
+    """Before hello a socket is anyone's: its first message may be 64 KiB, not --max-message."""
+    browser = host.ws(hello=False)
+    browser.conn.send(json.dumps({"type": "hello", "protocol": 7, "device": {"name": "x", "kind": "phone"},
+                                  "pad": "x" * 70_000}))
+    error = browser.recv_until(lambda m: m["type"] == "error")
+    assert error["code"] == "tooLarge" and "65536 for the first line, hello" in error["message"], error
+    assert browser.close_code() == 1009
+
+
 def test_a_2_mib_message_is_one_message(deck):
     h = deck(extra=["--max-message", str(4 << 20)])
     browser = h.ws(hello=True)

@@ -37,7 +37,8 @@ enum Effect: Equatable {
     case send(ConnectionID, HostMessage)
     /// `ok`, with the committed revision when `withRevision`.
     case ok(ConnectionID, RequestID?, withRevision: Bool)
-    /// The committed layout to one client (after a `locked` refusal).
+    /// The committed layout to one client (after a `locked` refusal; after
+    /// each reply but the last of a client's edits answered in one step).
     case layoutTo(ConnectionID)
     /// The committed layout to every client that receives broadcasts.
     case broadcastLayout

@@ -137,29 +137,36 @@ extension HostState {
     /// the last is current (PROTOCOL.md §5 asks for the current layout after
     /// the reply). Eight devices' edits finishing in one batch sent each
     /// device the first edit's layout and then the last's: half the bytes a
-    /// batch wrote to its sockets, and a layout encoded per edit.
+    /// batch wrote to its sockets, and a layout encoded per edit. A sender
+    /// with a later reply in the step still gets a layout right after each
+    /// earlier one (to it alone): a client that sends several edits at once
+    /// reads each reply and then a layout, as §5 says for every edit.
     static func oneLayoutAfterEdits(_ actions: inout [HostAction]) {
         // A lone outcome (one device's edit) keeps its effects as they are, and costs no copy of them.
         guard actions.count(where: { if case .outcome = $0 { true } else { false } }) > 1 else { return }
-        var owed: [ConnectionID] = [], places: [(action: Int, effect: Int)] = []
+        var owed: [ConnectionID] = [], places: [(action: Int, effect: Int, senders: [ConnectionID])] = []
         for (position, action) in actions.enumerated() {
             guard case .outcome(let outcome, _) = action else { continue }
             for (index, effect) in outcome.effects.enumerated() {
                 guard case .layoutAfterEdit(let senders) = effect else { continue }
                 owed += senders.filter { !owed.contains($0) }
-                places.append((position, index))
+                places.append((position, index, senders))
             }
         }
         guard let last = places.last, places.count > 1 else { return }
-        // From the end, so that removing an effect leaves the places before it where they are.
+        // From the end, so that replacing an effect with several leaves the places before it where they are;
+        // `later` gathers the senders of the places after the one at hand.
+        var later: [ConnectionID] = []
         for place in places.reversed() {
             guard case .outcome(var outcome, let written) = actions[place.action] else { continue }
-            if place == last {
+            if place.action == last.action && place.effect == last.effect {
                 outcome.effects[place.effect] = .layoutAfterEdit(owed)
             } else {
-                outcome.effects.remove(at: place.effect)
+                outcome.effects.replaceSubrange(place.effect...place.effect,
+                                                with: place.senders.filter(later.contains).map(Effect.layoutTo))
             }
             actions[place.action] = .outcome(outcome, written: written)
+            later += place.senders
         }
     }
 

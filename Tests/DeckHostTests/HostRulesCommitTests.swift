@@ -126,6 +126,22 @@ struct HostRulesCommitTests {
         #expect(effects[0].count == 3 && effects[1].count == 4)
     }
 
+    /// PROTOCOL.md §5 for a client that sends several edits at once: each
+    /// reply, then a layout; the others get the step's one layout.
+    @Test func aSenderWithALaterReplyInTheStepGetsALayoutAfterEachReply() {
+        func edit(_ id: ConnectionID, _ request: Int) -> HostAction {
+            .outcome(Outcome([.ok(id, .int(request), withRevision: true), .layoutAfterEdit([id])]), written: nil)
+        }
+        var actions = [edit(R.phone, 1), edit(R.tablet, 2), edit(R.phone, 3), edit(R.phone, 4)]
+        HostState.oneLayoutAfterEdits(&actions)
+        #expect(Self.outcomes(actions).map(\.effects) == [
+            [.ok(R.phone, .int(1), withRevision: true), .layoutTo(R.phone)],
+            [.ok(R.tablet, .int(2), withRevision: true)],
+            [.ok(R.phone, .int(3), withRevision: true), .layoutTo(R.phone)],
+            [.ok(R.phone, .int(4), withRevision: true), .layoutAfterEdit([R.phone, R.tablet])],
+        ])
+    }
+
     @Test func aLoneOutcomeKeepsItsLayoutWhereItIs() {
         let lone = Outcome([.ok(R.phone, 1, withRevision: true), .layoutAfterEdit([R.phone]), .log(.info, "moved")])
         var actions: [HostAction] = [.outcome(lone, written: nil), .perform(.broadcastLayout)]

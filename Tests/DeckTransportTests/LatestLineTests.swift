@@ -5,7 +5,8 @@ import Testing
 /// 10 clients flooding refused edits made one full-layout broadcast each, and
 /// a healthy client that read all the time was dropped as "did not read its
 /// output" within 0.4 s. PROTOCOL.md §5 asks for the current layout, not
-/// every one: a layout line not yet written is replaced by the newer one.
+/// every one: a layout line not yet written is replaced by the newer one,
+/// unless a line was sent after it.
 @Suite("A newer layout replaces one not yet written")
 struct LatestLineTests {
     /// On `burst`: 500 layouts, a reply, 500 more layouts, all in one turn.
@@ -25,8 +26,9 @@ struct LatestLineTests {
         try client.send("burst")
         var received: [String] = []
         while received.last != "done" { received.append(try client.readText()) }
-        // The first went out at once; the 998 between were replaced; the reply kept its place before the last.
-        #expect(received == ["layout 0", "reply", "layout 999", "done"])
+        // The first went out at once; the layout current when the reply was sent stays before it
+        // (PROTOCOL.md §5); the others were replaced by the newer, and the last follows the reply.
+        #expect(received == ["layout 0", "layout 499", "reply", "layout 999", "done"])
     }
 
     @Test func aLayoutSentWhenNothingWaitsGoesOutAsItIs() throws {

@@ -50,10 +50,11 @@ extension ArrangeSession {
         return out
     }
 
-    /// Whether the held button may lift: a host that takes moves, and no
-    /// interruption during this touch.
+    /// Whether the held button may lift: a host that takes moves, and a
+    /// touch that has not lifted it before (a lifted button that went back
+    /// is not lifted again by the same touch).
     func canLift(_ touch: Touch) -> Bool {
-        protocolLevel >= Self.movingProtocolLevel && !touch.interrupted
+        protocolLevel >= Self.movingProtocolLevel && !touch.wasLifted
     }
 
     private mutating func lift(at location: CGPoint, time: TimeInterval) -> [ArrangeOutput] {

@@ -68,10 +68,9 @@ public struct ArrangeSession: Sendable {
         let arrangingAtStart: Bool
         var held = false
         var lifted: Lifted?
+        /// It lifted its button once: it lifts nothing again, also when the
+        /// button went back (Done, the lock, a lost connection).
         var wasLifted = false
-        /// Arrange mode ended (or the host locked or dropped) during this
-        /// touch: it lifts nothing any more.
-        var interrupted = false
     }
 
     /// The lifted button's finger and target.
@@ -192,7 +191,10 @@ public struct ArrangeSession: Sendable {
             return []
         }
         var out: [ArrangeOutput] = []
-        touch?.interrupted = true
+        // GESTURES.md §2: only a lifted button goes back, and only its touch
+        // lifts nothing again (`wasLifted`); a touch that is only held goes
+        // on as it began ("a change of arrange mode … takes effect for the
+        // next touch"), so a drag after it still lifts.
         if event == .background {
             // The system takes the touch away: every gesture fails, and a
             // lifted button goes back through the failure.

@@ -62,7 +62,7 @@ public enum ArrangeEvent: Hashable, Sendable {
 /// The hint shown when a button is held.
 public struct HoldHint: Hashable, Sendable {
     /// Whether dragging moves the button: the host speaks protocol level 7
-    /// or later and nothing interrupted the touch.
+    /// or later (a touch is held once, before it could have lifted).
     public var canMove: Bool
     /// Where the bubble goes.
     public var placement: HoldHintPlacement

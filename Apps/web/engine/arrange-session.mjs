@@ -24,7 +24,7 @@ const compareSlots = (a, b) => a.page - b.page || a.index - b.index;
 export class HoldHint {
   /** @param {boolean} canMove @param {HoldHintPlacement} placement */
   constructor(canMove, placement) {
-    /** Whether dragging moves the button: the host speaks level 7+ and nothing interrupted the touch. */
+    /** Whether dragging moves the button: the host speaks level 7+ (a touch is held once, before it could have lifted). */
     this.canMove = canMove;
     /** Where the bubble goes. */
     this.placement = placement;
@@ -251,9 +251,8 @@ export class ArrangeSession {
       arrangingAtStart: this.arranging,
       held: false,
       lifted: null,
+      /** It lifted its button once: it lifts nothing again, also when the button went back (Done, the lock, a lost connection). */
       wasLifted: false,
-      /** Arrange mode ended (or the host locked or dropped) during this touch: it lifts nothing any more. */
-      interrupted: false,
     };
   }
 
@@ -268,7 +267,10 @@ export class ArrangeSession {
       throw new TypeError(`an app event is done, hostLocked, disconnected, background or released, not ${JSON.stringify(event)}`);
     }
     const out = [];
-    if (this.touch !== null) this.touch.interrupted = true;
+    // GESTURES.md §2: only a lifted button goes back, and only its touch lifts
+    // nothing again (`wasLifted`); a touch that is only held goes on as it
+    // began ("a change of arrange mode … takes effect for the next touch"),
+    // so a drag after it still lifts.
     if (event === 'background') {
       // The system takes the touch away: every gesture fails, and a lifted
       // button goes back through the failure.
@@ -349,9 +351,9 @@ export class ArrangeSession {
     return out;
   }
 
-  /** @private Whether the held button may lift: a host that takes moves, and no interruption during this touch. */
+  /** @private Whether the held button may lift: a host that takes moves, and a touch that has not lifted it before. */
   canLift(touch) {
-    return this.protocolLevel >= ArrangeSession.movingProtocolLevel && !touch.interrupted;
+    return this.protocolLevel >= ArrangeSession.movingProtocolLevel && !touch.wasLifted;
   }
 
   /** @private */

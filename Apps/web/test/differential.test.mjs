@@ -120,6 +120,8 @@ test('hand-picked awkward files are read or refused alike (byte-order marks, UTF
   const tap = '"gesture":{"tap":{}},"events":[{"t":0,"down":[0,0]},{"t":0.1,"up":[0,0]}]';
   const texts = [
     `\ufeff{${tap},"expect":[]}`, `\ufeff\n{"a":x}`, `{"gesture":{"tap":{"count":2}},"gesture":{"tap":{"count":3}},"events":[],"expect":[]}`,
+    // Two equal keys whose values replay differently: the first wins in both.
+    '{"gesture":{"tap":{"count":1}},"gesture":{"longPress":{}},"events":[{"t":0,"down":[0,0]},{"t":0,"up":[0,0]}],"expect":[]}',
     '[ x]', '{ "a" : tx }', '[tru]', '[nul]', 'tru', '"abc', '01', '-', '1.', '{"a":1,}', '[1, 2,]', '{"a":1} x', 'NaN', '//c', '',
     '{"a": "x\\q"}', '{"a":"\\ud800"}', '{"a":"\\uDC00"}', '{"a":"\\u12G4"}', '{"a":"\\ud800\\u0041"}', '{"a":"x\u0001"}', '{"a":1e400}',
     '{"a":.5}', '{"a":+1}', '{"a":0x10}', '{"a":1.5e3.2}', '{"a":1e}', '{"a":-}', `{"name":"\\u0000x\\u001f",${tap},"expect":[]}`,

@@ -3,7 +3,7 @@
 //   objects too) and, for broken text, Foundation's own sentence with its
 //   byte offset turned into "line L, column C: reason";
 // - values: numbers, strings, booleans, null, arrays, and `JObject`s whose
-//   keys are sorted (as the Swift tool sorts them; the last of two equal keys wins);
+//   keys are sorted (as the Swift tool sorts them; the first of two equal keys wins, as there);
 // - writing: compact, `", "` and `": "` separators, numbers rounded to nine
 //   decimals with Swift's digits, so every line is byte-identical.
 import { swiftDescription } from '../../engine/swift-number.mjs';
@@ -157,8 +157,8 @@ class Reader {
       this.i += 1;
       this.skipSpace();
       const value = this.value(depth);
-      fields.delete(key);
-      fields.set(key, value);
+      // The first of two equal keys wins, as Foundation's JSONDecoder keeps it.
+      if (!fields.has(key)) fields.set(key, value);
       const b = this.skipSpace();
       if (b === 0x7d) { this.i += 1; return done(); }
       if (b !== 0x2c) throw this.invalid(this.i);

@@ -67,6 +67,26 @@ struct EditTests {
         #expect(bystander.backlog.isEmpty)
     }
 
+    /// PROTOCOL.md §5 for a client that sends several edits in one write,
+    /// accepted and refused: each reply, then a layout holding its edit.
+    @Test func editsSentInOneWriteAreEachAnsweredThenFollowedByALayout() throws {
+        let host = try startedHost()
+        let a = try host.device()
+        let sets = (0..<4).map { #"{"type":"setButton","id":\#($0),"page":0,"index":\#(6 + $0),"button":{"name":"P\#($0)","action":{"run":"true"}}}"# }
+        let stale = (4..<7).map { #"{"type":"clearButton","id":\#($0),"page":0,"index":1,"expecting":{"name":"Nope","action":{"run":"true"}}}"# }
+        try a.line.write(Array((sets + stale).joined(separator: "\n").utf8) + [0x0A])
+        var previous = a.welcome?.revision ?? 0
+        for id in 0..<7 {
+            let reply = try a.next()
+            #expect(reply.id == .int(id), "\(reply)")
+            let (revision, layout) = try a.nextLayout()
+            #expect(a.backlog.isEmpty, "a layout came right after reply \(id)")
+            #expect(revision >= previous)
+            if id < 4 { #expect(layout.button(page: 0, index: 6 + id)?.name == "P\(id)") }
+            previous = revision
+        }
+    }
+
     @Test func anInvalidButtonIsRefusedAndTheLayoutFollows() throws {
         let host = try startedHost()
         let a = try host.device()

@@ -7,12 +7,13 @@ import DeckWeb
 
 /// The WebSocket frame layer (WEB.md §4, RFC 6455) through `WebSocketCodec`,
 /// fed the bytes a client sends after the upgrade (a ``CutInput``; option
-/// bits 0–1 choose the message limit). Properties:
+/// bits 0–1 choose the message limit, bit 2 a first-message limit of half
+/// of it, as deckd's `hello` has). Properties:
 ///
 /// - the messages the host gets, the end and the bytes written back are the
 ///   same fed whole, cut where the input says, and one byte at a time (but
 ///   for pongs once the conversation ended: ``Outcome/matches(_:)``);
-/// - every message is UTF-8 and within the limit;
+/// - every message is UTF-8 and within the limit, the first within its own;
 /// - an end that is a violation closes with 1002, 1003, 1007 or 1008 (frames
 ///   that bring nothing, past their budget; the clock stands still, so cuts
 ///   cannot change the count), and the last
@@ -49,16 +50,18 @@ enum WebSocketFuzz {
     static func check(_ bytes: [UInt8]) throws(FuzzFinding) {
         let input = CutInput(bytes)
         let limit = limits[Int(input.options & 3)]
-        let whole = try outcome(of: input.whole, limit: limit)
-        let cut = try outcome(of: input.pieces, limit: limit)
+        let first = input.options & 4 == 0 ? nil : limit / 2
+        let whole = try outcome(of: input.whole, limit: limit, first: first)
+        let cut = try outcome(of: input.pieces, limit: limit, first: first)
         try require(cut.matches(whole), "cut at \(input.cuts), the stream decodes to \(cut), whole to \(whole)")
         if let bytewise = input.bytewise {
-            let single = try outcome(of: bytewise, limit: limit)
+            let single = try outcome(of: bytewise, limit: limit, first: first)
             try require(single.matches(whole), "one byte at a time, the stream decodes to \(single), whole to \(whole)")
         }
-        for message in whole.messages {
+        for (index, message) in whole.messages.enumerated() {
             try require(String(validating: message, as: UTF8.self) != nil, "a text message that is not UTF-8 was delivered")
-            try require(message.count <= limit, "a message of \(message.count) bytes passed the limit of \(limit)")
+            let bound = index == 0 ? first ?? limit : limit
+            try require(message.count <= bound, "message \(index) of \(message.count) bytes passed the limit of \(bound)")
         }
         try checkWritten(whole)
         var choices = BitReader(bytes.reversed())
@@ -67,10 +70,10 @@ enum WebSocketFuzz {
 
     /// The stream fed in `pieces` to one codec, as `WebSocketFraming` feeds it:
     /// nothing after the end; for ``WebSocketCodec/End/tooLarge`` the host then closes with 1009.
-    static func outcome(of pieces: [ArraySlice<UInt8>], limit: Int) throws(FuzzFinding) -> Outcome {
+    static func outcome(of pieces: [ArraySlice<UInt8>], limit: Int, first: Int? = nil) throws(FuzzFinding) -> Outcome {
         let codec: WebSocketCodec
         do throws(WebError) {
-            codec = try WebSocketCodec(maxMessageBytes: limit, clock: { stillClock })
+            codec = try WebSocketCodec(maxMessageBytes: limit, maxFirstMessageBytes: first, clock: { stillClock })
         } catch {
             throw FuzzFinding("no WebSocket codec: \(error)")
         }

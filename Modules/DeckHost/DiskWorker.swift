@@ -40,9 +40,6 @@ final class DiskWorker: Sendable {
 
     private struct IdleState {
         var lastWrite = DispatchTime.now()
-        /// Whether the newest generation written has its file too (written
-        /// before its `ok`, or by the idle checkpoint): false inside a burst.
-        var newestHasItsFile = true
         var checkScheduled = false
         /// Drained for shutdown: a check still scheduled does nothing.
         var stopped = false
@@ -58,9 +55,9 @@ final class DiskWorker: Sendable {
     func write(_ entries: [SnapshotEntry],
                then finished: @escaping @Sendable (_ commit: SnapshotCommit, _ markerFailure: String?) -> Void) {
         queue.async { [store] in
-            let fileFirst = self.idle.withLock { state in
-                state.newestHasItsFile && DispatchTime.now() >= state.lastWrite + Self.quietBeforeAFileFirst
-            }
+            // Inside a burst the newest generation is a record only, until the idle checkpoint.
+            let fileFirst = self.idle.withLock { DispatchTime.now() >= $0.lastWrite + Self.quietBeforeAFileFirst }
+                && store.newestGenerationsHaveFiles
             let commit = store.write(entries)
             // Before the `ok`: the newest generation as its file (a no-op
             // without a journal, where every generation is a file already).
@@ -77,17 +74,15 @@ final class DiskWorker: Sendable {
             // After the commit is handed back, so a segment's checkpoint and
             // its zeros never delay an `ok`.
             store.maintain()
-            self.wroteJustNow(newestHasItsFile: commit.written.isEmpty ? nil : fileFirst)
+            self.wroteJustNow()
         }
     }
 
-    /// Notes a write (`newestHasItsFile` nil when it added no generation);
-    /// schedules one idle check unless one is pending (a burst keeps one
-    /// timer, not one per batch).
-    private func wroteJustNow(newestHasItsFile: Bool?) {
+    /// Notes a write; schedules one idle check unless one is pending (a
+    /// burst keeps one timer, not one per batch).
+    private func wroteJustNow() {
         let schedule = idle.withLock { state in
             state.lastWrite = .now()
-            if let newestHasItsFile { state.newestHasItsFile = newestHasItsFile }
             defer { state.checkScheduled = true }
             return !state.checkScheduled
         }
@@ -103,11 +98,8 @@ final class DiskWorker: Sendable {
             queue.asyncAfter(deadline: due) { self.idleCheck() }
             return
         }
+        idle.withLock { $0.checkScheduled = false }
         store.checkpoint()
-        idle.withLock { state in
-            state.checkScheduled = false
-            state.newestHasItsFile = true
-        }
     }
 
     /// Runs `job` on the disk thread and hands its result to `finished` there.

@@ -106,6 +106,17 @@ extension SnapshotStore {
         }
     }
 
+    /// Whether every profile's newest generation has its snapshot file (no
+    /// generation is a journal record only): what ``checkpoint()`` would write.
+    public var newestGenerationsHaveFiles: Bool {
+        state.withLock { state in
+            state.journals.allSatisfy { folder, appender in
+                guard let newest = appender.newest else { return true }
+                return state.histories[folder]?.names[newest.generation] != nil
+            }
+        }
+    }
+
     /// The record's document as `0000000042.json.gz` (gzipped at level 6 if
     /// the record holds it as it is); true once durable (or already there).
     private func checkpoint(_ folder: String, _ newest: (generation: Int, location: JournalLocation),

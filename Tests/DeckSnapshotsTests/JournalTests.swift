@@ -73,7 +73,9 @@ struct JournalTests {
         let sandbox = try Sandbox("journal")
         let store = try journaled(sandbox)
         for revision in 2...5 { try store.write(sampleEntry(revision)) }
+        #expect(!store.newestGenerationsHaveFiles, "the newest is a record only")
         store.checkpoint()
+        #expect(store.newestGenerationsHaveFiles)
         let (status, output) = try run("/bin/sh", ["-c", "gzip -dc '\(sandbox.path(5))'"])
         #expect(status == 0)
         #expect(String(decoding: output, as: UTF8.self).contains(#""generation":5"#))

@@ -37,6 +37,8 @@ extension FaceTable {
         }
         faces = kept
         pending = pending.filter { faces[$0.key] != nil }
+        // The layout broadcast carries every face as it is now, images included.
+        shownImages = faces.compactMapValues { $0.image?.hash }
         // Level-7 devices keep a title until told otherwise.
         let titled = Set(shownTitles.keys).union(faces.compactMap { $0.value.title == nil ? nil : $0.key })
         for slot in titled.sorted() where faces[slot]?.title != shownTitles[slot] {

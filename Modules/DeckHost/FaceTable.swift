@@ -98,7 +98,26 @@ struct FaceTable: Sendable {
     var pending: [DeckSlot: FaceFlash?] = [:]
     /// The title each slot's level-7 devices were last told (absent: none).
     var shownTitles: [DeckSlot: String] = [:]
+    /// The image each slot's devices were last sent (absent: none).
+    var shownImages: [DeckSlot: String] = [:]
+    /// Bytes of new images the next frames may still send (``ImageBudget``).
+    private(set) var imageCredit = ImageBudget.burst
     private var frameRunning = false
+
+    /// How many bytes of new images the faces send, across all buttons: each
+    /// goes inline (base64) to every level-8 TCP device, so a plugin that
+    /// sends a new 180 KB image for each of ten buttons every frame wrote
+    /// ~90 MB/s to each device, and one that read 2 MB/s was closed for
+    /// not reading its output within a second (an audit's finding;
+    /// PROTOCOL.md §9: the others are not slowed). Album art or a scene's
+    /// thumbnail changes a few times a minute; a face whose image would pass
+    /// the budget waits, newest wins, for the frame that has room.
+    enum ImageBudget {
+        /// Two of the largest images at once (``FaceImage/maximumBytes``).
+        static let burst = 2 * FaceImage.maximumBytes
+        /// Regained each 16 ms frame: 16 KiB, ~1 MiB a second.
+        static let perFrame = 16 << 10
+    }
 
     init(layout: DeckLayout) {
         self.layout = layout
@@ -138,6 +157,7 @@ struct FaceTable: Sendable {
             return actions + startFrameIfIdle()
         case .frameTick:
             frameRunning = false
+            imageCredit = min(ImageBudget.burst, imageCredit + ImageBudget.perFrame)
             return startFrameIfIdle()
         }
     }
@@ -232,10 +252,21 @@ struct FaceTable: Sendable {
     // MARK: Frames
 
     private mutating func startFrameIfIdle() -> [FaceAction] {
-        guard !frameRunning, !pending.isEmpty else { return [] }
+        guard !frameRunning else { return [] }
+        // After a burst of images, frames go on (sending nothing) until the credit is whole again: the table has no clock.
+        guard !pending.isEmpty || imageCredit < ImageBudget.burst else { return [] }
         var actions: [FaceAction] = []
+        var waiting: [DeckSlot: FaceFlash?] = [:]
         for slot in pending.keys.sorted() {
             let face = self.face(slot)
+            if let image = face.image, shownImages[slot] != image.hash {
+                guard image.bytes.count <= imageCredit else {
+                    waiting[slot] = pending[slot]
+                    continue
+                }
+                imageCredit -= image.bytes.count
+            }
+            shownImages[slot] = face.image?.hash  // nil removes the entry
             actions.append(.sendFace(ButtonFace(page: slot.page, index: slot.index, title: face.title, state: face.state,
                                                 image: face.image.map(Self.reference), flash: pending[slot] ?? nil)))
             if shownTitles[slot] != face.title {
@@ -243,7 +274,7 @@ struct FaceTable: Sendable {
                 actions.append(.sendTitle(slot, face.title))
             }
         }
-        pending = [:]
+        pending = waiting
         frameRunning = true
         actions.append(.scheduleFrame)
         return actions

@@ -90,6 +90,61 @@ import Testing
             == [.refuse(.invalid, "plugin 'sound': the image is \(huge.count) bytes, more than 262144 for button 'Mic' at 0/0; its face is unchanged")])
     }
 
+    /// A plugin sending new 200 KB images for two buttons every frame: the
+    /// new images sent stay within the budget (~1 MiB a second after a
+    /// burst of two), the newest of each button arrives once the flood
+    /// stops, and then the frames stop.
+    @Test func newImagesStayWithinTheBudgetAndTheNewestArrives() throws {
+        var faces = table()
+        func image(_ n: Int) -> [UInt8] { Self.png + [UInt8(n % 251)] + [UInt8](repeating: 0, count: 200_000) }
+        var sent = 0, frames = 0
+        var last: [DeckSlot: String] = [:]
+        func count(_ actions: [FaceAction]) {
+            for case .sendFace(let face) in actions {
+                let slot = DeckSlot(page: face.page, index: face.index)
+                if let hash = face.image?.hash, last[slot] != hash { sent += image(0).count }
+                last[slot] = face.image?.hash
+            }
+        }
+        for n in 0..<125 {  // two seconds of frames
+            count(faces.handle(.change(Self.slot0, [.image(image(n))], from: .plugin("sound"))))
+            count(faces.handle(.change(Self.slot1, [.image(image(n + 100))], from: .control("k"))))
+            count(faces.handle(.frameTick))
+            frames += 1
+        }
+        #expect(sent <= FaceTable.ImageBudget.burst + frames * FaceTable.ImageBudget.perFrame)
+        #expect(sent >= frames * FaceTable.ImageBudget.perFrame / 2, "the images are not starved")
+        var quiet = 0
+        while quiet < 200 {
+            let actions = faces.handle(.frameTick)
+            count(actions)
+            if actions.isEmpty { break }  // no frame asked for: they stopped
+            quiet += 1
+        }
+        #expect(quiet < 200, "the frames stop once the credit is whole")
+        #expect(faces.pending.isEmpty)
+        #expect(faces.imageCredit == FaceTable.ImageBudget.burst)
+        #expect(last[Self.slot0] == (try FaceImage(bytes: image(124))).hash)
+        #expect(last[Self.slot1] == (try FaceImage(bytes: image(224))).hash)
+    }
+
+    /// A button whose new image waits does not hold back another's title.
+    @Test func aWaitingImageHoldsBackOnlyItsOwnButton() throws {
+        var faces = table()
+        let big = Self.png + [UInt8](repeating: 7, count: 250_000)
+        _ = faces.handle(.change(Self.slot0, [.image(big)], from: .plugin("sound")))
+        _ = faces.handle(.change(Self.slot1, [.image(big + [1])], from: .control("k")))
+        _ = faces.handle(.frameTick)
+        // The credit is spent: a third new image waits, a title goes at the next frame.
+        _ = faces.handle(.change(Self.slot0, [.image(big + [2])], from: .plugin("sound")))
+        _ = faces.handle(.change(Self.slot1, [.title("Now")], from: .control("k")))
+        let next = faces.handle(.frameTick)
+        #expect(next.contains(.sendFace(ButtonFace(page: 0, index: 1, title: "Now",
+                                                   image: FaceTable.reference(try FaceImage(bytes: big + [1]))))))
+        #expect(!next.contains { if case .sendFace(let face) = $0 { face.index == 0 } else { false } })
+        #expect(faces.pending.keys.contains(Self.slot0))
+    }
+
     @Test func flashesGoOnceAndAreNeverListed() {
         var faces = table()
         #expect(faces.handle(.change(Self.slot1, [.flash(.alert)], from: .plugin("x")))

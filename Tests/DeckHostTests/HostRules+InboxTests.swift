@@ -31,7 +31,7 @@ struct HostRulesInboxTests {
          ended(.pluginUnavailable(plugin: "talk"), .warning,
                "'Talk' (plugin) could not reach plugin 'talk': it is restarting after it exited with status 1") + alert),
         (.dropped("is not reading its input, so the press was dropped"),
-         ended(.failed(reason: "plugin 'talk' is not reading its input, so the press was dropped"), .warning,
+         ended(.failed(reason: "plugin 'talk' is not reading its input, so the press was dropped"), .debug,
                "'Talk' (plugin) failed: plugin 'talk' is not reading its input, so the press was dropped") + alert),
     ]
 

@@ -41,6 +41,23 @@ package struct SpawnedChild: Sendable {
     /// Readable once the child has exited; -1 on kernels without pidfd (before 5.3).
     package let exitDescriptor: Int32
 
+    /// The system's reason, and for a program that exists but "does not
+    /// exist" the one thing that can be missing: the interpreter its `#!`
+    /// line names (exec reports that as ENOENT of the program itself).
+    static func reason(_ code: Int32, program: String) -> String {
+        let words = String(cString: strerror(code))
+        guard code == ENOENT, access(program, F_OK) == 0 else { return words }
+        guard let handle = fopen(program, "r") else { return words }
+        defer { fclose(handle) }
+        var line = [CChar](repeating: 0, count: 256)
+        guard fgets(&line, Int32(line.count), handle) != nil else { return words }
+        let first = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard first.hasPrefix("#!") else { return words }
+        let interpreter = first.dropFirst(2).trimmingPrefix(while: { $0 == " " || $0 == "\t" })
+            .prefix { $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "\r" }
+        return "\(words): the interpreter its first line names, '\(interpreter)', is not there"
+    }
+
     /// Starts `arguments[0]` (a path; no `PATH` search) with `arguments`.
     ///
     /// - Parameters:
@@ -120,7 +137,7 @@ package struct SpawnedChild: Sendable {
         for fd in [stdout[1], stderr[1], stdin[0]] where fd >= 0 { _ = close(fd) }
         guard result == 0 else {
             for fd in [stdout[0], stderr[0], stdin[1]] where fd >= 0 { _ = close(fd) }
-            throw Failure(program: program, reason: String(cString: strerror(result)), code: result)
+            throw Failure(program: program, reason: Self.reason(result, program: program), code: result)
         }
         var nonBlocking = [stdout[0], stderr[0]]
         if nonBlockingInput && stdin[1] >= 0 { nonBlocking.append(stdin[1]) }

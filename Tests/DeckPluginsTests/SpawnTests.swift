@@ -46,6 +46,27 @@ import Testing
     /// A descriptor of the host's that is not close-on-exec (Foundation opens
     /// files so) is not inherited: held by a long-lived child, a file being
     /// written stayed busy and every spawn of it failed ETXTBSY.
+    /// exec says "No such file or directory" of a script that is there when
+    /// the interpreter its `#!` names is not: the reason says which.
+    @Test func aScriptWhoseInterpreterIsMissingSaysSo() throws {
+        let folder = try TemporaryDirectory(prefix: "spawn")
+        let path = folder.path + "/plugin"
+        try "#!/usr/bin/no-such-python3 -u\nprint('hi')\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(chmod(path, 0o755) == 0)
+        do {
+            _ = try SpawnedChild.spawn([path])
+            Issue.record("a script with a missing interpreter started")
+        } catch {
+            #expect(error.reason == "No such file or directory: the interpreter its first line names, '/usr/bin/no-such-python3', is not there")
+        }
+        do {
+            _ = try SpawnedChild.spawn([folder.path + "/missing"])
+            Issue.record("a missing program started")
+        } catch {
+            #expect(error.reason == "No such file or directory")
+        }
+    }
+
     @Test func aChildGetsItsThreeDescriptorsOnly() throws {
         let folder = try TemporaryDirectory(prefix: "spawn")
         let leaked = open(folder.path + "/open-here", O_WRONLY | O_CREAT | O_TRUNC, 0o644)  // no O_CLOEXEC, on purpose

@@ -19,7 +19,7 @@ public enum PluginLineError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .notJSON(let reason):
-            "the line is not a JSON object (\(reason))"
+            "the line cannot be read as a JSON object (\(reason))"
         case .missingType(let key):
             "the line has no string '\(key)' naming the message"
         case .unknownType(let type):

@@ -210,7 +210,7 @@ import Testing
         #expect(harness.wait { $0.titles.contains { $0.title == "still here" } }, "a valid line after the garbage still counts\n\(harness.logText.suffix(3000))")
         let logs = harness.record.withLock { $0.logs }
         #expect(logs.count < 130, "the log budget (100 lines) bounds what 5000 bad lines cost the log: \(logs.count)")
-        #expect(harness.logged("plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (byte 0: unexpected 'n' where a value should start)); it was dropped"))
+        #expect(harness.logged("plugin 'noisy' sent a line the host cannot use (the line cannot be read as a JSON object (byte 0: unexpected 'n' where a value should start)); it was dropped"))
         #expect(harness.logged("plugin 'noisy' writes a lot: its next lines within 10 s are counted, not logged"))
         #expect(try harness.status("noisy")?.state == "running")
     }
@@ -240,9 +240,9 @@ import Testing
         for fragment in [
             "plugin 'noisy' sent a line longer than 524288 bytes (",
             "plugin 'noisy' sent a line the host cannot use (unknown message type 'fly'); it was dropped",
-            "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (it is an array)); it was dropped",
+            "plugin 'noisy' sent a line the host cannot use (the line cannot be read as a JSON object (it is an array)); it was dropped",
             "plugin 'noisy' set the title of slot 0/7, which is not one of its buttons; ignored",
-            "plugin 'noisy' sent a line the host cannot use (the line is not a JSON object (byte 8: the line ends where a value should start)); it was dropped",
+            "plugin 'noisy' sent a line the host cannot use (the line cannot be read as a JSON object (byte 8: the line ends where a value should start)); it was dropped",
             "plugin 'noisy': from the plugin",
             // PLUGINS.md §2: over 64 KiB is dropped; only a setImage may be longer.
             "plugin 'noisy' sent a log line of 70027 bytes, longer than 65536 (only a setImage may be longer); it was dropped",

@@ -6,7 +6,9 @@ extension HostState {
     /// than the outcome can: why a plugin could not take a press, as a
     /// predicate about the plugin). Both go out at once, not through the
     /// pipeline: how an action ended is news, not a reply.
-    static func actionEnded(_ request: ActionRequest, _ outcome: ActionOutcome, detail: String? = nil) -> [HostAction] {
+    /// `level` replaces the outcome's own (info when it succeeded, else warning).
+    static func actionEnded(_ request: ActionRequest, _ outcome: ActionOutcome, detail: String? = nil,
+                            level: LogLevel? = nil) -> [HostAction] {
         let kind = request.button.action.kind
         let event = DeckEvent.action(page: request.page, index: request.index, button: request.button.name, action: kind,
                                      outcome: outcome, by: request.by)
@@ -26,7 +28,7 @@ extension HostState {
         case .failed(let reason): "failed: \(reason)"
         }
         return [.perform(.event(event)),
-                .log(outcome.succeeded ? .info : .warning, "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")]
+                .log(level ?? (outcome.succeeded ? .info : .warning), "'\(LogField.cut(request.button.name))' (\(kind)) \(how)")]
     }
 
     /// A plugin press's end, as the plugin manager reported it: `delivered`,
@@ -43,10 +45,7 @@ extension HostState {
             // once that it reads again; a warning per dropped press was a line
             // per press (an audit: 19,927 lines for 20,000 presses). `--log-level
             // debug` still has each; the `action` event goes out as always.
-            return actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)")).map { action in
-                guard case .log(_, let line) = action else { return action }
-                return .log(.debug, line)
-            }
+            return actionEnded(request, .failed(reason: "plugin '\(id)' \(reason)"), level: .debug)
         }
     }
 

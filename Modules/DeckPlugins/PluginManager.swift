@@ -146,7 +146,7 @@ public final class PluginManager {
             if fresh.manifest(id: id) == supervisor.manifest {
                 supervisor.reset()
             } else {
-                if supervisor.spawns > 0 { carried[id] = (supervisor.status.restarts + 1, supervisor.lastExit) }
+                if supervisor.starts > 0 { carried[id] = (supervisor.status.restarts + 1, supervisor.lastExit) }
                 retire(supervisor)
             }
         }
@@ -177,7 +177,7 @@ public final class PluginManager {
                 events.log(.info, "plugin '\(id)': emptied its state folder \(folder)")
             }
         }
-        let restarts = supervisor.status.restarts + (supervisor.spawns > 0 ? 1 : 0)
+        let restarts = supervisor.status.restarts + (supervisor.starts > 0 ? 1 : 0)
         let lastExit = supervisor.lastExit
         retire(supervisor, reason: "is being restarted by deckctl restart")
         add(supervisor.manifest)

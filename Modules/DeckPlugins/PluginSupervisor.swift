@@ -92,13 +92,15 @@ final class PluginSupervisor {
     var status: PluginStatus {
         let (state, message) = lifecycle.status
         return PluginStatus(id: id, state: state, message: message.isEmpty ? selfReported ?? "" : message, pid: process.map { Int($0.pid) },
-                            restarts: max(0, spawns - 1) + restartsBefore, lastExit: lastExit)
+                            restarts: max(0, starts - 1) + restartsBefore, lastExit: lastExit)
     }
 
     /// What the running process last said of itself (`setStatus`), for `deckctl plugins`.
     var selfReported: String?
-    /// Processes started; each after the first is a restart.
-    var spawns = 0
+    /// Starts tried, whether or not a process came of them; each after the
+    /// first is a restart, so a program that cannot be run five times over
+    /// shows 4 restarts, as one that exits five times does.
+    var starts = 0
     /// Restarts counted by the supervisor this one replaced (a reload or `deckctl restart`), plus one for that.
     var restartsBefore = 0
     /// How the last process ended.
@@ -221,6 +223,7 @@ final class PluginSupervisor {
     }
 
     private func spawn() {
+        starts += 1
         do {
             let process = try PluginProcess.spawn(manifest.arguments, in: manifest.folder, state: policy.stateFolder(for: manifest.id))
             self.process = process
@@ -234,7 +237,6 @@ final class PluginSupervisor {
                 perform(lifecycle.spawnFailed("the event loop is stopping", now: .now))
                 return
             }
-            spawns += 1
             log(.info, "plugin '\(id)' started (pid \(process.pid))")
             perform(lifecycle.spawned(pollsExit: process.exitDescriptor < 0))
         } catch {

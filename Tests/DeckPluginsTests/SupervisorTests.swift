@@ -167,6 +167,24 @@ import Testing
         #expect(pids(harness, "crashy").count == 6)
     }
 
+    /// A program that cannot be run counts its tries as restarts, as one that
+    /// exits does: `deckctl plugins` said "0 restarts" of a plugin the host
+    /// had tried to start five times.
+    @Test func startsThatFailCountAsRestarts() throws {
+        let plugin = TestPlugin(id: "ghost", script: "#!/usr/bin/no-such-interpreter\n")
+        let harness = try PluginHarness(plugins: [plugin])
+        try harness.show(try PluginLayouts.with([("ghost", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "failed" }, "\(harness.logText)")
+        let status = try #require(try harness.status("ghost"))
+        #expect(status.restarts == 4, "five tries: the first start and four restarts")
+        #expect(status.message.contains("no-such-interpreter"), "\(status.message)")
+
+        // deckctl restart is one more restart, then four more tries fail.
+        try harness.withManager { _ = $0.restart("ghost") }
+        #expect(harness.wait { $0.statuses.last.map { $0.state == "failed" && $0.restarts == 4 + 1 + 4 } ?? false },
+                "\(harness.record.withLock { $0.statuses.map { "\($0.state) \($0.restarts)" } })")
+    }
+
     @Test func aPluginThatNeverSaysReadyIsKilledAndRestarted() throws {
         var policy = PluginHarness.fastPolicy
         policy.readyTimeout = .milliseconds(800)

@@ -118,7 +118,7 @@ struct PluginLifecycle {
         case .terminating(let reason): ("restarting", "it \(reason)")
         case .restarting(let reason): ("restarting", "it \(reason)")
         case .failed(let reason): ("failed", "it \(reason); \(policy.failureLimit) failures within \(Self.words(policy.failureWindow)), so it stays down until the next reload")
-        case .stopping: ("stopped", "stopping")
+        case .stopping: ("stopping", "")
         case .stopped: ("stopped", "")
         }
     }

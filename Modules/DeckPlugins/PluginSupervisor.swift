@@ -199,6 +199,8 @@ final class PluginSupervisor {
             case .cancelTimer(let timer):
                 timers.removeValue(forKey: timer)?.cancel()
             case .stopped:
+                // Its `stopped` first: the delegate may start the process that replaces it.
+                reportStatus()
                 delegate?.pluginStopped(self)
             }
         }

@@ -185,6 +185,20 @@ import Testing
                 "\(harness.record.withLock { $0.statuses.map { "\($0.state) \($0.restarts)" } })")
     }
 
+    /// `deckctl watch` after `deckctl restart`: the old process's news, then
+    /// the new one's. The new process's `starting` came before the old one's
+    /// `stopped`, and the old one's stop read "stopped: stopping".
+    @Test func aRestartReportsTheOldProcessGoneBeforeTheNewOneStarts() throws {
+        let harness = try PluginHarness(plugins: [TestPlugins.echo()])
+        try harness.show(try PluginLayouts.with([("echo", "x")]))
+        #expect(harness.wait { $0.statuses.last?.state == "running" }, "\(harness.logText)")
+        let before = harness.record.withLock { $0.statuses.count }
+        try harness.withManager { _ = $0.restart("echo") }
+        #expect(harness.wait { $0.statuses.count > before && $0.statuses.last?.state == "running" }, "\(harness.logText)")
+        let states = harness.record.withLock { $0.statuses[before...].map(\.state) }
+        #expect(states == ["stopping", "stopped", "starting", "running"])
+    }
+
     @Test func aPluginThatNeverSaysReadyIsKilledAndRestarted() throws {
         var policy = PluginHarness.fastPolicy
         policy.readyTimeout = .milliseconds(800)

@@ -35,9 +35,7 @@ enum ProgramPath {
     /// The path if it is a program this user may run; otherwise why not.
     private static func check(_ path: String) -> Result<String, Problem> {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            return .failure(Problem(sentence: "exec: \(path) does not exist (\(String(cString: strerror(errno))))"))
-        }
+        guard stat(path, &info) == 0 else { return .failure(Problem(sentence: "exec: \(path) \(unreachable(path, errno))")) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return .failure(Problem(sentence: "exec: \(path) is a folder, not a program"))
         }
@@ -45,6 +43,26 @@ enum ProgramPath {
             return .failure(Problem(sentence: "exec: \(path) is not executable; make it so with chmod +x"))
         }
         return .success(path)
+    }
+
+    /// Why `stat` failed, in words: "does not exist" was said of a link
+    /// loop and of a folder the user may not enter too.
+    private static func unreachable(_ path: String, _ code: Int32) -> String {
+        var link = stat()
+        switch code {
+        case ENOENT where lstat(path, &link) == 0:
+            return "is a symbolic link to something that does not exist"
+        case ENOENT:
+            return "does not exist"
+        case ELOOP:
+            return "is a loop of symbolic links"
+        case EACCES:
+            return "cannot be reached: a folder on its way may not be searched by this user (\(String(cString: strerror(code))))"
+        case ENOTDIR:
+            return "does not exist: a part of its path is a file, not a folder"
+        default:
+            return "cannot be read (\(String(cString: strerror(code))))"
+        }
     }
 
     private static func exists(_ path: String) -> Bool {

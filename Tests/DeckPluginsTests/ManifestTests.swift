@@ -17,6 +17,8 @@ import Testing
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.appending("run").path)
             try Data("x".utf8).write(to: directory.appending("notes.txt"))
             try FileManager.default.createDirectory(at: directory.appending("lib"), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: directory.appending("loop").path, withDestinationPath: "loop")
+            try FileManager.default.createSymbolicLink(atPath: directory.appending("dangling").path, withDestinationPath: "gone")
         }
 
         func parse(_ yaml: String) throws(DeckPluginsError) -> PluginManifest {
@@ -105,7 +107,10 @@ import Testing
         ("id: x\nexec: []\n", ["2:7: exec needs at least the program to start, such as [./plugin]"]),
         ("id: x\nexec: [run, [a]]\n", ["2:13: exec items must be strings, not a list"]),
         ("id: x\nexec: [\"\"]\n", ["2:8: the program in exec must not be empty"]),
-        ("id: x\nexec: [./missing]\n", ["2:8: exec: FOLDER/missing does not exist (No such file or directory)"]),
+        ("id: x\nexec: [./missing]\n", ["2:8: exec: FOLDER/missing does not exist"]),
+        ("id: x\nexec: [./loop]\n", ["2:8: exec: FOLDER/loop is a loop of symbolic links"]),
+        ("id: x\nexec: [./dangling]\n", ["2:8: exec: FOLDER/dangling is a symbolic link to something that does not exist"]),
+        ("id: x\nexec: [./notes.txt/run]\n", ["2:8: exec: FOLDER/notes.txt/run does not exist: a part of its path is a file, not a folder"]),
         ("id: x\nexec: [./notes.txt]\n", ["2:8: exec: FOLDER/notes.txt is not executable; make it so with chmod +x"]),
         ("id: x\nexec: [lib]\n", ["2:8: exec: FOLDER/lib is a folder, not a program"]),
         ("id: x\nexec: [no-such-program-anywhere]\n", ["2:8: exec: 'no-such-program-anywhere' is neither in the plugin's folder (FOLDER) nor on PATH"]),

@@ -211,8 +211,9 @@ extension PluginSupervisor {
     /// a count per line past the budget, not a sentence.
     func limitedLog(_ level: PluginLogLevel, _ message: @autoclosure () -> String) {
         switch budget.take(now: .now) {
-        case .suppress:
-            return
+        case .suppress(let due):
+            guard let due else { return }
+            _ = loop.schedule(after: max(.zero, due - .now)) { [weak self] in self?.logSuppressedCount() }
         case let .log(suppressedBefore, isLast):
             if suppressedBefore > 0 {
                 log(.warning, "plugin '\(id)': \(suppressedBefore) more lines from it were not logged")
@@ -222,6 +223,12 @@ extension PluginSupervisor {
                 log(.warning, "plugin '\(id)' writes a lot: its next lines within \(PluginLifecycle.words(budget.window)) are counted, not logged")
             }
         }
+    }
+
+    /// The window whose lines were counted has ended: say how many.
+    private func logSuppressedCount() {
+        let count = budget.takeCount(now: .now)
+        if count > 0 { log(.warning, "plugin '\(id)': \(count) more lines from it were not logged") }
     }
 
     // MARK: The end of a process

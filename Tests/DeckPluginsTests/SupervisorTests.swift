@@ -247,6 +247,21 @@ import Testing
         #expect(try harness.status("noisy")?.state == "running")
     }
 
+    /// A plugin that floods and falls silent has its count said when the
+    /// window ends; it came only with its next line, or at its stop.
+    @Test func theCountOfLinesNotLoggedComesWhenTheWindowEnds() throws {
+        var policy = PluginHarness.fastPolicy
+        policy.logWindow = .milliseconds(600)
+        let harness = try PluginHarness(plugins: [TestPlugins.garbage()], policy: policy)
+        try harness.show(try PluginLayouts.with([("noisy", "x")]))
+        #expect(harness.waitForLog("plugin 'noisy': "), "\(harness.logText.suffix(2000))")
+        let count = harness.record.withLock { record in
+            record.logs.first { $0.message.hasSuffix("more lines from it were not logged") }?.message
+        }
+        #expect(count?.hasPrefix("plugin 'noisy': ") == true && (count?.contains(" more lines") ?? false), "\(count ?? "none")")
+        #expect(try harness.status("noisy")?.state == "running", "said while the plugin runs, silent, not at its stop")
+    }
+
     @Test func garbageOfEveryKindIsNamed() throws {
         var policy = PluginHarness.fastPolicy
         policy.logBudget = 100_000

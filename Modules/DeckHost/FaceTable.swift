@@ -94,6 +94,9 @@ struct FaceTable: Sendable {
     var faces: [DeckSlot: Face] = [:]
     /// How many faces show each image.
     var imageUses: [String: Int] = [:]
+    /// The bytes of the images faces show, each counted once
+    /// (``maximumShownImageBytes``).
+    var shownImageBytes = 0
     /// Buttons to send at the end of the frame, with the flash to carry.
     var pending: [DeckSlot: FaceFlash?] = [:]
     /// The title each slot's level-7 devices were last told (absent: none).
@@ -118,6 +121,16 @@ struct FaceTable: Sendable {
         /// Regained each 16 ms frame: 16 KiB, ~1 MiB a second.
         static let perFrame = 16 << 10
     }
+
+    /// The most bytes of images the faces may show at once, each image
+    /// counted once. Every `welcome` and `layout` lists the faces, and a TCP
+    /// device gets each image's bytes inline (base64, 4/3 as many) the first
+    /// time: with 40 images of 256 KiB shown, a device that connected was
+    /// closed before it could read its `welcome` (more than its 8 MiB output
+    /// queue, PROTOCOL.md §9). 3 MiB is 4 MiB of base64, beside a layout
+    /// of at most 2 MiB (``DeckConstants/maximumLayoutBytes``); twelve of the
+    /// largest images, or forty album covers of 75 KB.
+    static let maximumShownImageBytes = 3 << 20
 
     init(layout: DeckLayout) {
         self.layout = layout
@@ -214,6 +227,13 @@ struct FaceTable: Sendable {
                 newImage = .some(nil)
             }
         }
+        if case let image?? = newImage, imageUses[image.hash] == nil {
+            let freed = face.image.map { imageUses[$0.hash] == 1 ? $0.bytes.count : 0 } ?? 0
+            let shown = shownImageBytes - freed
+            guard shown + image.bytes.count <= Self.maximumShownImageBytes else {
+                return [.refuse(.invalid, "\(source): the buttons' images would take \(shown + image.bytes.count) bytes, more than the \(Self.maximumShownImageBytes) all faces may show at once, so the image for button '\(button.name)' at \(slot) is refused; its face is unchanged")]
+            }
+        }
         var actions: [FaceAction] = []
         if let newImage { actions += replaceImage(of: &face, with: newImage) }
         let changed = face != self.face(slot)
@@ -236,12 +256,16 @@ struct FaceTable: Sendable {
         var actions: [FaceAction] = []
         if let image {
             imageUses[image.hash, default: 0] += 1
-            if imageUses[image.hash] == 1 { actions.append(.storeImage(image)) }
+            if imageUses[image.hash] == 1 {
+                shownImageBytes += image.bytes.count
+                actions.append(.storeImage(image))
+            }
         }
         if let old = face.image {
             imageUses[old.hash, default: 1] -= 1
             if imageUses[old.hash] == 0 {
                 imageUses[old.hash] = nil
+                shownImageBytes -= old.bytes.count
                 actions.append(.forgetImage(hash: old.hash))
             }
         }
@@ -259,7 +283,8 @@ struct FaceTable: Sendable {
         var waiting: [DeckSlot: FaceFlash?] = [:]
         for slot in pending.keys.sorted() {
             let face = self.face(slot)
-            if let image = face.image, shownImages[slot] != image.hash {
+            // An image a device already holds (another button shows it) goes by its hash alone.
+            if let image = face.image, shownImages[slot] != image.hash, !shownImages.values.contains(image.hash) {
                 guard image.bytes.count <= imageCredit else {
                     waiting[slot] = pending[slot]
                     continue

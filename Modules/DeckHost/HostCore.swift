@@ -261,16 +261,16 @@ final class HostCore: HostInputSink {
         // by the newer (PROTOCOL.md §5), so refusals cannot pile them up.
         case .layoutTo(let id):
             var lines = FacedLayoutLines()
-            if let session = sessions[id] { session.connection.sendLatest(layoutLine(for: session, reusing: &lines)) }
+            if let session = sessions[id] { sendLayout(to: session, reusing: &lines) }
         case .broadcastLayout:
             var lines = FacedLayoutLines()
             for session in sessions.values where session.receivesBroadcasts {
-                session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
+                sendLayout(to: session, reusing: &lines)
             }
         case .layoutAfterEdit(let senders):
             var lines = FacedLayoutLines()
             for session in sessions.values where session.receivesBroadcasts || senders.contains(session.connection.id) {
-                session.connection.sendLatest(layoutLine(for: session, reusing: &lines))
+                sendLayout(to: session, reusing: &lines)
             }
         case .broadcastLock(let locked):
             broadcast(.lock(locked: locked))

@@ -19,6 +19,8 @@ final class Session {
     private(set) var reading = ReadGate()
     /// Why the host closed it, for the `leave` event.
     var closeReason: String?
+    /// The face images a TCP device holds, so each goes inline once.
+    var faceImages = HeldFaceImages()
 
     init(connection: Connection, rules: Handshake.Rules) {
         self.connection = connection

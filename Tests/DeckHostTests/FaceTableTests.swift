@@ -90,6 +90,49 @@ import Testing
             == [.refuse(.invalid, "plugin 'sound': the image is \(huge.count) bytes, more than 262144 for button 'Mic' at 0/0; its face is unchanged")])
     }
 
+    /// Every `welcome` carries the images shown, inline for TCP devices: with
+    /// forty of 256 KiB a device was closed before it could read its
+    /// `welcome`. A new image past the bound is refused; one that replaces
+    /// a button's only use of its image frees that image's bytes.
+    @Test func theImagesShownAtOnceAreBounded() throws {
+        var page = DeckPage.empty(slots: 16)
+        for index in 0..<16 { page.buttons[index] = DeckButton(name: "B\(index)", action: .open("~")) }
+        var faces = FaceTable(layout: try DeckLayout(slotsPerPage: 16, pages: [page]))
+        func image(_ n: Int) -> [UInt8] { Self.png + [UInt8(n)] + [UInt8](repeating: 0, count: 250_000 - Self.png.count - 1) }
+        func slot(_ index: Int) -> DeckSlot { DeckSlot(page: 0, index: index) }
+        func refused(_ actions: [FaceAction]) -> Bool { actions.contains { if case .refuse = $0 { true } else { false } } }
+        for index in 0..<12 {
+            let actions = faces.handle(.change(slot(index), [.image(image(index))], from: .plugin("art")))
+            #expect(!refused(actions))
+        }
+        #expect(faces.shownImageBytes == 3_000_000)
+        let past = faces.handle(.change(slot(12), [.image(image(12))], from: .plugin("art")))
+        #expect(past == [.refuse(.invalid, "plugin 'art': the buttons' images would take 3250000 bytes, more than the 3145728 all faces may show at once, so the image for button 'B12' at 0/12 is refused; its face is unchanged")])
+        #expect(faces.face(slot(12)) == FaceTable.Face())
+        let shownAlready = faces.handle(.change(slot(12), [.image(image(0))], from: .plugin("art")))
+        #expect(!refused(shownAlready), "an image already shown costs nothing more")
+        let replacing = faces.handle(.change(slot(1), [.image(image(13))], from: .plugin("art")))
+        #expect(!refused(replacing), "a new album cover replaces the button's old one")
+        #expect(faces.shownImageBytes == 3_000_000)
+        _ = faces.handle(.change(slot(2), [.image(nil)], from: .plugin("art")))
+        #expect(faces.shownImageBytes == 2_750_000, "an image no face shows is not counted")
+        _ = faces.handle(.layoutChanged(try DeckLayout(slotsPerPage: 16, pages: [DeckPage.empty(slots: 16)])))
+        #expect(faces.shownImageBytes == 0, "nor one whose button went")
+    }
+
+    /// An image another button shows already is held by every device: it
+    /// takes nothing of the budget.
+    @Test func anImageAnotherButtonShowsTakesNoCredit() throws {
+        var faces = table()
+        let big = Self.png + [UInt8](repeating: 7, count: 200_000)
+        _ = faces.handle(.change(Self.slot0, [.image(big)], from: .plugin("sound")))
+        let credit = faces.imageCredit
+        _ = faces.handle(.change(Self.slot1, [.image(big)], from: .control("k")))
+        let sent = faces.handle(.frameTick)
+        #expect(sent.contains { if case .sendFace(let face) = $0 { face.index == 1 && face.image != nil } else { false } })
+        #expect(faces.imageCredit == min(FaceTable.ImageBudget.burst, credit + FaceTable.ImageBudget.perFrame))
+    }
+
     /// A plugin sending new 200 KB images for two buttons every frame: the
     /// new images sent stay within the budget (~1 MiB a second after a
     /// burst of two), the newest of each button arrives once the flood
@@ -102,7 +145,8 @@ import Testing
         func count(_ actions: [FaceAction]) {
             for case .sendFace(let face) in actions {
                 let slot = DeckSlot(page: face.page, index: face.index)
-                if let hash = face.image?.hash, last[slot] != hash { sent += image(0).count }
+                // A device holds the images of the faces it shows; only others carry bytes.
+                if let hash = face.image?.hash, !last.values.contains(hash) { sent += image(0).count }
                 last[slot] = face.image?.hash
             }
         }

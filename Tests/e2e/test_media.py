@@ -275,6 +275,8 @@ def test_the_bus_going_away_shows_no_player_and_the_plugin_reconnects(deck, bind
     wait_log(host, r"session bus is gone")
     bus.start()  # the same address: the plugin's next try (1 s after) finds it
     wait_log(host, r"connected to the session bus again")
+    warnings = [line for line in host.log_text().splitlines() if " warning plugin 'media'" in line and "bus" in line]
+    assert len(warnings) == 1, warnings  # docs/plugins.md: "one warning is logged" (there were two)
     standin = StandIn(bus, "org.mpris.MediaPlayer2.after")
     try:
         standin.set(PlaybackStatus="Playing", Metadata={"xesam:title": "After"})

@@ -17,6 +17,8 @@ final class MediaRunner {
     private var retryDelay: Int64 = 1000
     private var retryAt: Int64 = 0
     private var lastFailure = ""
+    /// A connection that worked was lost and is not back yet.
+    private var lostAConnection = false
     var art = ArtState()
     /// Started at the first http(s) art; stopped when the loop ends.
     var fetcher: ArtFetcher?
@@ -86,6 +88,7 @@ final class MediaRunner {
             retryDelay = 1000
             if !lastFailure.isEmpty { plugin.log("connected to the session bus again") }
             lastFailure = ""
+            lostAConnection = false
             feed(.connected)
         } catch {
             lost(error.description)
@@ -93,11 +96,17 @@ final class MediaRunner {
     }
 
     private func lost(_ reason: String) {
+        let wasConnected = bus != nil
         bus?.close()
         bus = nil
         requests = [:]
-        if reason != lastFailure {
-            plugin.log("\(reason); trying again every \(retryDelay / 1000) s up to 30 s", level: .warning)
+        if wasConnected {
+            // The state's warning says the bus is gone: one warning for it (docs/plugins.md).
+            lostAConnection = true
+            lastFailure = reason
+        } else if reason != lastFailure {
+            // While a lost connection is being tried again, other reasons are news, not alarms.
+            plugin.log("\(reason); trying again every \(retryDelay / 1000) s up to 30 s", level: lostAConnection ? .info : .warning)
             lastFailure = reason
         }
         retryAt = Self.nowMilliseconds() + retryDelay

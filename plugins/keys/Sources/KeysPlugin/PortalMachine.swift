@@ -136,7 +136,14 @@ package struct PortalMachine: Sendable {
     }
 
     /// The bus connection broke.
-    package mutating func busLost(_ reason: String) -> [Action] { end(.busLost(reason)) }
+    package mutating func busLost(_ reason: String) -> [Action] {
+        // A dying bus daemon may first say the portal left: the bus's own loss is the news that stands.
+        if case .ended(.portalGone) = state {
+            state = .ended(.busLost(reason))
+            return [.changed(.busLost(reason))]
+        }
+        return end(.busLost(reason))
+    }
 
     /// Keys to send: NotifyKeyboardKeysym each, in order, once started (nothing before: the caller refused them).
     package func keys(_ keys: [PortalKey]) -> [Action] {

@@ -47,11 +47,14 @@ package enum Base64 {
             utf8.removeLast()
             padding += 1
         }
+        // A character outside the alphabet (a space, a line break) is named
+        // before the length it also breaks: that is the mistake to fix.
         if padding > 0, (utf8.count + padding) % 4 != 0 {
-            throw DecodingError(description: "the padding '=' does not end a group of four characters")
+            throw foreignCharacter(in: utf8) ?? DecodingError(description: "the padding '=' does not end a group of four characters")
         }
         if utf8.count % 4 == 1 {
-            throw DecodingError(description: "its length (\(text.utf8.count) characters) is not one a base64 encoder makes")
+            throw foreignCharacter(in: utf8)
+                ?? DecodingError(description: "its length (\(text.utf8.count) characters) is not one a base64 encoder makes")
         }
         let size = utf8.count / 4 * 3 + max(0, utf8.count % 4 - 1)
         if size > limit {
@@ -63,10 +66,7 @@ package enum Base64 {
         var bits = 0
         for (offset, byte) in utf8.enumerated() {
             let value = values[Int(byte)]
-            guard value != 0xFF else {
-                let shown = byte == UInt8(ascii: "=") ? "'='" : byte < 0x20 || byte >= 0x7F ? "byte \(byte)" : "'\(Character(Unicode.Scalar(byte)))'"
-                throw DecodingError(description: "\(shown) at character \(offset + 1) is not base64")
-            }
+            guard value != 0xFF else { throw notBase64(byte, at: offset) }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
@@ -76,5 +76,14 @@ package enum Base64 {
             }
         }
         return out
+    }
+
+    private static func foreignCharacter(in utf8: [UInt8]) -> DecodingError? {
+        utf8.firstIndex { values[Int($0)] == 0xFF }.map { notBase64(utf8[$0], at: $0) }
+    }
+
+    private static func notBase64(_ byte: UInt8, at offset: Int) -> DecodingError {
+        let shown = byte == UInt8(ascii: "=") ? "'='" : byte < 0x20 || byte >= 0x7F ? "byte \(byte)" : "'\(Character(Unicode.Scalar(byte)))'"
+        return DecodingError(description: "\(shown) at character \(offset + 1) is not base64")
     }
 }

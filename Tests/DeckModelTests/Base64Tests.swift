@@ -26,6 +26,17 @@ import Testing
         #expect(throws: Base64.DecodingError.self) { try Base64.decode(text) }
     }
 
+    /// A space or a line break inside is what to fix, though it also breaks
+    /// the length or the padding: the refusal named the padding.
+    @Test(arguments: [("Zm9v YmE=", "' ' at character 5 is not base64"),
+                      ("Zm9vY\nmE=", "byte 10 at character 6 is not base64"),
+                      ("Zm9vY mFy", "' ' at character 6 is not base64"),
+                      ("Zm9vYmE==", "the padding '=' does not end a group of four characters"),
+                      ("Zm9vY", "its length (5 characters) is not one a base64 encoder makes")])
+    func theFirstForeignCharacterIsNamedFirst(_ text: String, _ reason: String) {
+        #expect(throws: Base64.DecodingError(description: reason)) { try Base64.decode(text) }
+    }
+
     @Test func limitStopsBeforeDecoding() {
         #expect(throws: Base64.DecodingError(description: "it decodes to 6 bytes, more than 5")) { try Base64.decode("Zm9vYmFy", limit: 5) }
         #expect((try? Base64.decode("Zm9vYmE=", limit: 5)) == Array("fooba".utf8))

@@ -90,7 +90,7 @@ extension Deckctl {
         guard case .status(_, let status)? = try session.request(.status).message else { return .ok }
         guard !status.problems.isEmpty else { return .ok }
         let count = status.problems.count
-        throw .refused(code: .invalid, message: "the reload found \(count) \(count == 1 ? "problem" : "problems"); "
+        throw .refused(code: .invalid, message: "the reload went through, but found \(count) \(count == 1 ? "problem" : "problems"); "
                            + "fix \(count == 1 ? "it" : "them") and run deckctl reload again",
                        problems: status.problems)
     }

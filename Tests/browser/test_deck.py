@@ -155,6 +155,72 @@ def test_lock_mid_drag_ends_arrange_mode_and_the_tile_goes_back(phone, host):
     assert not (host.out / "bravo").exists()
 
 
+STATES_OF_ALPHA = """window.alphaStates = [];
+    new MutationObserver((records) => records.forEach((r) => window.alphaStates.push(r.target.dataset.state)))
+      .observe(document.querySelector('[data-slot="0/0"]'), {attributes: true, attributeFilter: ['data-state']});"""
+REFUSAL_SAID = "document.querySelector('[data-role=\"announce\"]')?.textContent.includes('locked')"
+
+
+def test_a_hold_while_locked_lifts_nothing_and_says_so(phone, host):
+    """WEB.md §6: "While the host is locked the deck says so, a hold lifts nothing". The tile was
+    raised (held, 1.06×), offered "drag to move", and its release opened the settings."""
+    deck = Deck(phone)
+    host.ctl("lock")
+    deck.wait_attr("locked", "true")
+    phone.js(STATES_OF_ALPHA)
+    alpha = deck.tile("0/0")
+    deck.down(alpha["x"], alpha["y"])
+    phone.wait(REFUSAL_SAID, what="the hold refused in words")  # said when the hold's 0.45 s are up
+    assert deck.hint() is None
+    deck.up()
+    assert deck.settings() is None, "a locked hold opens no settings"
+    assert "held" not in phone.js("window.alphaStates") and deck.tile("0/0")["state"] == "idle"
+
+    # A tile held when the lock comes goes back, and its release opens nothing either.
+    host.ctl("unlock")
+    deck.wait_attr("locked", "false")
+    deck.hold("0/0")
+    host.ctl("lock")
+    phone.wait("document.querySelector('[data-slot=\"0/0\"]').dataset.state === 'idle'", what="Alpha back")
+    assert deck.hint() is None
+    deck.up()
+    assert deck.settings() is None
+    assert host.status()["revision"] == 1
+
+
+def test_the_page_says_its_pages_by_the_time_it_says_connected(browser, host):
+    """WEB.md §7: the root's `data-connection` is "`connecting` until the first `welcome`", beside
+    `data-page` and `data-pages`. `data-pages` said 1 for a frame or more after `connected`."""
+    page = browser.new_page(390, 844, 3)
+    try:
+        page.call("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            new MutationObserver((records) => { for (const r of records) {
+              if (r.target.dataset.connection === 'connected' && window.pagesWhenConnected === undefined)
+                window.pagesWhenConnected = r.target.dataset.pages ?? null; } })
+              .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-connection']});"""})
+        page.goto(host.url)
+        page.wait("window.pagesWhenConnected !== undefined", what="the deck to connect")
+        assert page.js("window.pagesWhenConnected") == "3"  # two pages and the empty one to move onto
+    finally:
+        page.close()
+
+
+def test_an_empty_name_is_refused_in_the_sheet_in_words(phone, host):
+    """WEB.md §6: refusals "are said in the sheet in words, never swallowed"; §7: "a refusal in
+    `[data-role="message"]`". The browser's own bubble ("Please fill out this field") said it, and
+    the sheet's message stayed empty."""
+    deck = Deck(phone)
+    deck.hold("0/0")
+    deck.up()
+    phone.wait("document.querySelector('[data-role=\"settings\"]').open", what="the settings sheet")
+    phone.js("""(() => { const f = document.querySelector('[data-role="settings"] [name="name"]');
+        f.value = ''; f.dispatchEvent(new Event('input', {bubbles: true}));
+        document.querySelector('[data-role="save"]').click(); })()""")
+    phone.wait("!document.querySelector('[data-role=\"settings\"] [data-role=\"message\"]').hidden", what="the message")
+    assert deck.settings()["message"] == "A button needs a name."
+    assert host.status()["revision"] == 1
+
+
 def test_swipes_fling_and_slow_drag_and_rubber_band(phone, host):
     deck = Deck(phone)
     grid = deck.grid()

@@ -50,7 +50,7 @@ export class Controller {
     this.gridModel = null;
     this.page = 0;
     this.pointerId = null;
-    this.touch = null; // {slot, holdSlot, holdDown, outputs: Set, pointerId}
+    this.touch = null; // {slot, holdSlot, holdDown, outputs: Set, pointerId, refused?}
     this.openingTouch = null; // {pointerId, at}: the touch that opened the sheet, whose own click is still to come
     this.lastTouchEnd = -Infinity;
     this.timer = null;
@@ -193,6 +193,17 @@ export class Controller {
   app(name) {
     if (name !== 'done') this.releaseHold();
     if (this.session) this.feed(appEvent(name, this.now));
+    // A tile held (not lifted) when the lock comes goes back, as if held while locked.
+    if (name === 'hostLocked' && this.touch?.outputs.has('hold') && !this.touch.holdSlot
+        && !this.session?.scene.arranging) this.refuseHeldTouch();
+  }
+
+  /** Ends the live touch in the session (a cancel) and says the host is locked; its later events are dropped. */
+  refuseHeldTouch() {
+    if (!this.touch || this.touch.refused) return;
+    this.touch.refused = true;
+    this.feed(touchEvent('cancel', { x: 0, y: 0 }, this.now));
+    this.announce(this.renderer.t('refusedLocked'));
   }
 
   // --- touches -----------------------------------------------------------
@@ -264,7 +275,7 @@ export class Controller {
   }
 
   pointerMove(event) {
-    if (event.pointerId !== this.pointerId || !this.touch) return;
+    if (event.pointerId !== this.pointerId || !this.touch || this.touch.refused) return;
     const samples = event.getCoalescedEvents?.() ?? [];
     for (const sample of samples.length ? samples : [event]) {
       this.feed(touchEvent('move', this.point(sample), sample.timeStamp / 1000), false);
@@ -277,7 +288,7 @@ export class Controller {
     this.pointerId = null;
     this.releaseArmed = false;
     const time = event.timeStamp / 1000;
-    this.feed(touchEvent(phase, this.point(event), time));
+    if (!this.touch?.refused) this.feed(touchEvent(phase, this.point(event), time));
     // Seed 004: a held plugin button whose touch ends or is taken away sends its `up` at once.
     this.releaseHold();
     this.lastTouchEnd = performance.now();
@@ -345,6 +356,10 @@ export class Controller {
     switch (action.kind) {
       case 'hold':
         if (this.touch?.holdSlot) break;
+        // WEB.md §6: while the host is locked a hold lifts nothing — no raised
+        // tile, no hint, no settings on release. The touch ends here, before
+        // anything is drawn, and the deck says why.
+        if (this.store.locked) { this.refuseHeldTouch(); break; }
         navigator.vibrate?.(HOLD_VIBRATION);
         this.announce(this.renderer.t(action.hint?.canMove ? 'hintMove' : 'hintSettings'), { visible: false });
         break;
@@ -464,7 +479,11 @@ export class Controller {
   }
 
   draw() {
-    if (!this.session) return;
+    if (!this.session) {
+      // Drawn before the session's modules are in: the page says its pages already (WEB.md §7).
+      if (this.store.layout) this.renderer.markPage(this.page, this.store.pageCount);
+      return;
+    }
     const scene = this.session.scene;
     this.page = scene.page;
     if (scene.lifted) this.liftedCenter = { ...scene.lifted.center };

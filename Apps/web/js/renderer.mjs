@@ -189,6 +189,16 @@ export class Renderer {
   }
 
   /**
+   * Sets the root's `data-page` and `data-pages` (WEB.md §7).
+   * @param {number} page the visible page
+   * @param {number} pageCount the pages of the deck
+   */
+  markPage(page, pageCount) {
+    this.root.dataset.page = String(page);
+    this.root.dataset.pages = String(pageCount);
+  }
+
+  /**
    * Draws one moment of the session's scene.
    * @param {any} scene the engine's ArrangeScene
    * @param {number} time seconds on the session's clock, for the wiggle
@@ -197,8 +207,7 @@ export class Renderer {
    */
   draw(scene, time, reduceMotion, { hint = true } = {}) {
     const root = this.root;
-    root.dataset.page = String(scene.page);
-    root.dataset.pages = String(scene.pageCount);
+    this.markPage(scene.page, scene.pageCount);
     root.dataset.arranging = String(scene.arranging);
     this.strip.classList.toggle('follows', scene.stripFollowsFinger);
     this.strip.style.transitionDuration = `${reduceMotion ? SETTLE_SECONDS / 3 : SETTLE_SECONDS}s`;

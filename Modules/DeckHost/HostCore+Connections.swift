@@ -5,10 +5,22 @@ import Foundation
 #endif
 import DeckProtocol
 import DeckTransport
+import DeckWeb
 
-extension HostCore: ConnectionHandler {
+extension HostCore: WebSocketHost {
     func connectionOpened(_ connection: Connection) {
-        let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: connection.peer.isLoopback,
+        opened(connection, peerIsLoopback: connection.peer.isLoopback)
+    }
+
+    func webSocketOpened(_ connection: Connection, localName: Bool, pageHost: String?) {
+        if connection.peer.isLoopback && !localName && !services.configuration.requireToken {
+            handle(.log(.info, "a page from \(connection.peer) came under the name '\(pageHost ?? "")', not one of this machine's: it needs a token or a pairing code like a device on the network (docs/security.md)"))
+        }
+        opened(connection, peerIsLoopback: connection.peer.isLoopback && localName)
+    }
+
+    private func opened(_ connection: Connection, peerIsLoopback: Bool) {
+        let rules = Handshake.Rules(isControlSocket: connection.peer.isUnixDomain, peerIsLoopback: peerIsLoopback,
                                     requireToken: services.configuration.requireToken)
         sessions[connection.id] = Session(connection: connection, rules: rules)
         handle(.opened(connection.id, peer: connection.peer.description, host: connection.peer.host))

@@ -5,6 +5,18 @@ import Foundation
 #endif
 import DeckTransport
 
+/// The host's side of the web listener: a connection handler that also
+/// learns, for each WebSocket, whether its page came under a name of this
+/// machine (``PageHost``).
+public protocol WebSocketHost: ConnectionHandler {
+    /// An upgraded connection, given to the host as ``ConnectionHandler/connectionOpened(_:)``
+    /// gives others. `localName` is false when the page's `Host` named something
+    /// other than this machine: a loopback peer is then no more trusted than
+    /// one on the network (DNS rebinding; docs/security.md). `pageHost` is that
+    /// name, for the log.
+    func webSocketOpened(_ connection: Connection, localName: Bool, pageHost: String?)
+}
+
 /// The web listener's layer above HTTP (WEB.md §2, §4): answers requests for the
 /// app's files and icons, and hands each accepted WebSocket to the host's own
 /// handler as a connection like any other, whose messages are its lines. HTTP
@@ -15,7 +27,9 @@ public final class WebServer: ConnectionHandler {
 
     let configuration: WebConfiguration
     /// The host's handler: it gets upgraded connections only.
-    private let host: any ConnectionHandler
+    private let host: any WebSocketHost
+    /// This machine's host name, for ``PageHost/isThisMachine(hostName:)``.
+    private let machineName = PageHost.machineName
     let files: StaticFiles
     let icons: IconCache
     private let handshake: WebSocketHandshake
@@ -24,7 +38,7 @@ public final class WebServer: ConnectionHandler {
     private let loop: EventLoop
 
     /// A server for one listener on `loop`, passing WebSockets to `host`.
-    public init(configuration: WebConfiguration, host: any ConnectionHandler, loop: EventLoop) {
+    public init(configuration: WebConfiguration, host: any WebSocketHost, loop: EventLoop) {
         self.configuration = configuration
         self.host = host
         self.loop = loop
@@ -99,7 +113,9 @@ public final class WebServer: ConnectionHandler {
             connection.restartEstablishTimer()  // `hello` is due within the same 10 s as on TCP
             sockets[connection.id] = (connection, framing)
             armPingTimer()
-            host.connectionOpened(connection)
+            let page = PageHost(header: request.header("host"))
+            host.webSocketOpened(connection, localName: page?.isThisMachine(hostName: machineName) ?? false,
+                                 pageHost: page?.name)
             return .consumed
         }
     }

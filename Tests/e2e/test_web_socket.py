@@ -159,6 +159,36 @@ def test_a_refused_token_closes_1008_after_the_error(deck):
     assert browser.close_code() == 1008
 
 
+def under_the_name(host, name):
+    """A browser whose page came under `name` (its Host and Origin), connected to the loopback listener."""
+    from conftest import WSClient
+    from websockets.sync.client import connect
+    sock = socket.create_connection(("127.0.0.1", host.web_port))
+    return WSClient(connect(f"ws://{name}:{host.web_port}/ws", sock=sock, origin=f"http://{name}:{host.web_port}",
+                            open_timeout=10))
+
+
+def test_a_page_under_a_foreign_name_needs_a_token_even_on_loopback(deck):
+    """DNS rebinding (docs/security.md): a site re-points its name to 127.0.0.1; its page's Origin matches
+    its Host, so WEB.md §4's check passes, and the browser is a loopback peer. It got a welcome with no
+    token and could press every button. Now only names of this machine make a loopback peer trusted."""
+    h = deck()
+    rebound = under_the_name(h, "evil.example")
+    reply = rebound.hello()
+    assert reply["type"] == "error" and reply["code"] == "unauthorized", reply
+    assert rebound.close_code() == 1008
+    assert "came under the name 'evil.example', not one of this machine's" in h.log_text()
+
+    # Paired, such a page is a device like one on the network.
+    token = json.loads(h.ctl("--json", "pair", "proxied").stdout.splitlines()[0])["token"]
+    paired = under_the_name(h, "evil.example")
+    assert paired.hello(token=token)["type"] == "welcome"
+
+    # The names that can only mean this machine stay trusted without a token.
+    for name in ["localhost", "deck.localhost", "127.0.0.1", "127.0.1.1", "[::1]", socket.gethostname().lower()]:
+        assert under_the_name(h, name).hello()["type"] == "welcome", name
+
+
 # Frames a browser never sends, written by hand on a raw socket.
 
 def raw_socket(host):

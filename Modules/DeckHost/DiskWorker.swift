@@ -40,6 +40,10 @@ final class DiskWorker: Sendable {
 
     private struct IdleState {
         var lastWrite = DispatchTime.now()
+        /// When the last commit was handed back: the quiet before the next
+        /// edit is counted from it, not from the segment work after it (its
+        /// zeros, ~1 ms), which made a script's next command look like a burst.
+        var lastCommit = DispatchTime.now()
         var checkScheduled = false
         /// Drained for shutdown: a check still scheduled does nothing.
         var stopped = false
@@ -56,7 +60,7 @@ final class DiskWorker: Sendable {
                then finished: @escaping @Sendable (_ commit: SnapshotCommit, _ markerFailure: String?) -> Void) {
         queue.async { [store] in
             // Inside a burst the newest generation is a record only, until the idle checkpoint.
-            let fileFirst = self.idle.withLock { DispatchTime.now() >= $0.lastWrite + Self.quietBeforeAFileFirst }
+            let fileFirst = self.idle.withLock { DispatchTime.now() >= $0.lastCommit + Self.quietBeforeAFileFirst }
                 && store.newestGenerationsHaveFiles
             let commit = store.write(entries)
             // Before the `ok`: the newest generation as its file (a no-op
@@ -71,6 +75,7 @@ final class DiskWorker: Sendable {
                 }
             }
             finished(commit, markerFailure)
+            self.idle.withLock { $0.lastCommit = .now() }
             // After the commit is handed back, so a segment's checkpoint and
             // its zeros never delay an `ok`.
             store.maintain()

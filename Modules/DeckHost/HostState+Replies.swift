@@ -64,7 +64,7 @@ extension HostState {
         let report = RebaseReport(profile: profile, file: file, rebase: rebase, generation: live.generationBeforeWritten)
         var actions: [HostAction] = [
             .perform(.event(.reload(profile: profile, revision: revision, problems: [], dropped: report.events, by: by))),
-            .log(.info, log + (rebase.kept.isEmpty && rebase.dropped.isEmpty ? "" : "; " + report.summary)),
+            .log(.info, log + (rebase.kept.isEmpty && rebase.dropped.isEmpty && rebase.adopted.isEmpty ? "" : "; " + report.summary)),
         ]
         actions += report.sentences.map { .note($0, level: .warning) }
         return actions

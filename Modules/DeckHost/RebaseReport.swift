@@ -9,6 +9,8 @@ struct RebaseReport: Sendable, Equatable {
     var profile: String
     var file: String
     var kept: Int
+    /// Edits the file already holds (`deckctl export` saved over it).
+    var adopted: Int
     var dropped: [EditRebase.Dropped]
     var generation: Int
 
@@ -16,6 +18,7 @@ struct RebaseReport: Sendable, Equatable {
         self.profile = profile
         self.file = file
         self.kept = rebase.kept.count
+        self.adopted = rebase.adopted.count
         self.dropped = rebase.dropped
         self.generation = generation
     }
@@ -34,9 +37,13 @@ struct RebaseReport: Sendable, Equatable {
         events.map { "\(file) changed: a device edit of '\(profile)' was \($0.description)" }
     }
 
-    /// `kept 2 device edits made since the file was last loaded, dropped 1`.
+    /// `kept 2 device edits made since the file was last loaded, dropped 1`,
+    /// or `the file holds the 3 device edits made since it was last loaded`.
     var summary: String {
-        "kept \(kept) device \(kept == 1 ? "edit" : "edits") made since the file was last loaded"
+        if adopted > 0 {
+            return "the file holds the \(adopted) device \(adopted == 1 ? "edit" : "edits") made since it was last loaded"
+        }
+        return "kept \(kept) device \(kept == 1 ? "edit" : "edits") made since the file was last loaded"
             + (dropped.isEmpty ? "" : ", dropped \(dropped.count)")
     }
 }

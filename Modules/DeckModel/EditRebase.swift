@@ -20,6 +20,11 @@ public struct EditRebase: Hashable, Sendable {
     public var kept: [DeckEdit]
     /// The edits whose slots the file changed (or that no longer exist), in order.
     public var dropped: [Dropped]
+    /// The edits the file already holds: every slot they touched holds, in
+    /// the file, what the last of them left there (PROFILE.md §5's
+    /// `deckctl export` saved over the file "to adopt the edits"). Neither
+    /// replayed nor dropped: the file is their record now.
+    public var adopted: [DeckEdit] = []
 
     /// Replays `edits` in order on `file`, each only if every slot it touches
     /// still holds, in the layout so far, what it held before the edit.
@@ -27,6 +32,15 @@ public struct EditRebase: Hashable, Sendable {
     /// An edit that survives replays exactly as it was made (its slots held
     /// the same buttons), so its record stays true on the new file unchanged.
     public init(_ edits: [DeckEdit], onto file: DeckLayout) {
+        // Replayed one by one, an adopted edit finds its slots changed and was
+        // reported dropped, each with its "restore" advice (an audit's finding).
+        if !edits.isEmpty, Self.file(file, holdsTheResultOf: edits) {
+            self.layout = file
+            self.kept = []
+            self.dropped = []
+            self.adopted = edits
+            return
+        }
         var layout = file
         var kept: [DeckEdit] = []
         var dropped: [Dropped] = []
@@ -41,6 +55,28 @@ public struct EditRebase: Hashable, Sendable {
         self.layout = layout
         self.kept = kept
         self.dropped = dropped
+    }
+
+    /// Whether every slot `edits` touched holds, in `file`, what the last edit
+    /// to touch it left there (on the same grid), and the edits changed at
+    /// least one of them: edits that add up to nothing (a set, then a clear
+    /// of the same slot) are left to the replay, which keeps them.
+    static func file(_ file: DeckLayout, holdsTheResultOf edits: [DeckEdit]) -> Bool {
+        var first: [DeckSlot: DeckButton?] = [:]
+        var final: [DeckSlot: DeckButton?] = [:]
+        for edit in edits {
+            guard edit.slotsPerPage == file.slotsPerPage else { return false }
+            for change in edit.changes {
+                if first[change.slot] == nil { first[change.slot] = .some(change.before) }
+                final[change.slot] = .some(change.after)
+            }
+        }
+        let changedSomething = final.contains { slot, after in first[slot] != after }
+        return changedSomething && final.allSatisfy { slot, after in
+            let held = slot.page < file.pages.count && slot.index < file.slotsPerPage
+                ? file.button(page: slot.page, index: slot.index) : nil
+            return held == after
+        }
     }
 
     /// The layout `edits` were made on, given the layout after the last of them.

@@ -89,6 +89,22 @@ struct RebasePropertyTests {
         #expect(Self.counts(rebase.layout).values.allSatisfy { $0 == 1 }, "seed \(seed)")
     }
 
+    /// The live layout saved over the file (`deckctl export -o`): nothing is
+    /// dropped and the layout stays the live one, whatever the edits were.
+    @Test(arguments: 0..<200 as Range<UInt64>)
+    func theLiveLayoutSavedOverTheFileDropsNothing(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed &* 104_729 &+ 3)
+        let slots = [12, 6, 3, 1].randomElement(using: &rng)!
+        let file = RandomLayouts.layout(maxPages: 3, slots: slots, using: &rng)
+        var live = file
+        var tag = 10_000
+        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 1...25, using: &rng), tag: &tag, using: &rng)
+        let rebase = EditRebase(edits, onto: live)
+        #expect(rebase.dropped.isEmpty, "seed \(seed): \(rebase.dropped.map(\.reason))")
+        #expect(rebase.layout == live, "seed \(seed)")
+        #expect(rebase.adopted.count + rebase.kept.count == edits.count)
+    }
+
     /// File edits anywhere, device edits' slots included: edits may be
     /// dropped, but no button ever ends up more often than the file or the
     /// layouts the device went through had it, and the kept edits replay to the same layout.
@@ -131,7 +147,7 @@ struct RebasePropertyTests {
         for (button, count) in Self.counts(rebase.layout) {
             #expect(count <= most[button] ?? 0, "seed \(seed): \(button.name) doubled")
         }
-        #expect(rebase.kept.count + rebase.dropped.count == edits.count)
+        #expect(rebase.kept.count + rebase.dropped.count + rebase.adopted.count == edits.count)
         #expect(EditRebase(rebase.kept, onto: saved).layout == rebase.layout)
         #expect(rebase.layout.isNormal)
     }

@@ -34,6 +34,35 @@ struct RebaseTests {
         #expect(again.layout.button(page: 0, index: 8) == Self.persist)
     }
 
+    /// `deckctl export -o FILE` saved over the file (PROFILE.md §5: "to adopt
+    /// the edits"): the file holds what the edits left, so none is dropped,
+    /// none is replayed on top of it, and none stays recorded. Each was
+    /// reported dropped, with advice to restore.
+    @Test func aFileThatHoldsTheEditsAdoptsThem() throws {
+        let file = try Fixture.layout([(0, 0, Fixture.files), (0, 1, Fixture.terminal)])
+        var live = file
+        let set = try Self.record(&live, .set, [DeckSlot(page: 0, index: 8)]) {
+            try $0.set(page: 0, index: 8, button: Self.persist)
+        }
+        let move = try Self.record(&live, .move, [DeckSlot(page: 0, index: 8), DeckSlot(page: 0, index: 9)]) {
+            try $0.move(fromPage: 0, fromIndex: 8, toPage: 0, toIndex: 9, expecting: Self.persist)
+        }
+        let clear = try Self.record(&live, .clear, [DeckSlot(page: 0, index: 1)]) {
+            try $0.clear(page: 0, index: 1, expecting: Fixture.terminal)
+        }
+        let rebase = EditRebase([set, move, clear], onto: live)
+        #expect(rebase.layout == live)
+        #expect(rebase.dropped.isEmpty && rebase.kept.isEmpty)
+        #expect(rebase.adopted == [set, move, clear])
+
+        // A file that holds only some of what the edits left does not adopt them.
+        var partly = live
+        try partly.set(page: 0, index: 1, button: Fixture.terminal)
+        let partial = EditRebase([set, move, clear], onto: partly)
+        #expect(partial.adopted.isEmpty)
+        #expect(!partial.dropped.isEmpty, "the set finds 0/8 as it was and the move finds 0/9 taken")
+    }
+
     /// A hand edit of the very slot a device changed: the file wins that
     /// slot, and the edit is dropped with its name and slot.
     @Test func handEditOfTheSameSlotDropsTheDeviceEdit() throws {

@@ -1,5 +1,7 @@
-"""PROFILE.md §6 and docs/snapshots.md: each command of a `deckctl` script finds the disk quiet, so its
-generation is a plain `.json.gz` file when its `ok` arrives — also while another program loads the disk."""
+"""PROFILE.md §5–§6 and docs/snapshots.md as a person's scripts meet them: each command of a `deckctl` script
+has its generation as a plain `.json.gz` file when its `ok` arrives, also while another program loads the disk;
+and the live layout exported over its file adopts the device edits instead of dropping them."""
+import json
 import os
 import signal
 import subprocess
@@ -36,3 +38,22 @@ def test_each_command_of_a_script_has_its_file_while_the_disk_is_busy(deck, tmp_
             os.killpg(loader.pid, signal.SIGKILL)  # the shell and its dd
             loader.wait()
     assert not missing, missing
+
+
+def test_the_live_layout_exported_over_the_file_adopts_the_edits(deck):
+    """PROFILE.md §5: `deckctl export` prints the live layout as profile YAML, "which a person can save over
+    the file to adopt the edits". Saving it and reloading reported each device edit as dropped, with advice
+    to restore, though the layout was the same."""
+    host = deck(yaml=LAYOUT, extra=["--no-web"])
+    host.ctl("set", "0", "8", "--name", "Persist", "--run", "true")
+    host.ctl("move", "0", "8", "0", "9")
+    host.ctl("clear", "0", "0")
+    before = host.tcp().welcome
+    host.ctl("export", "-o", str(host.root / "layouts" / "default.yaml"))
+    host.ctl("reload")
+    after = host.tcp().welcome
+    assert after["layout"] == before["layout"] and after["revision"] > before["revision"]
+    log = host.log_text()
+    assert "dropped" not in log, log[-2000:]
+    assert "the file holds the 3 device edits made since it was last loaded" in log
+    assert "notices" not in json.loads(host.ctl("--json", "status").stdout.splitlines()[0])

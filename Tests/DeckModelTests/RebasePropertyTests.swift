@@ -41,14 +41,22 @@ struct RebasePropertyTests {
         Dictionary(layout.placedButtons.map { ($0.button, 1) }, uniquingKeysWith: +)
     }
 
+    /// A random file of one of `grids`, and 1–25 random device edits made on it.
+    static func editedFile(_ rng: inout SeededGenerator, grids: [Int], tag: inout Int)
+        -> (file: DeckLayout, live: DeckLayout, edits: [DeckEdit]) {
+        let slots = grids.randomElement(using: &rng)!
+        let file = RandomLayouts.layout(maxPages: 3, slots: slots, using: &rng)
+        var live = file
+        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 1...25, using: &rng), tag: &tag, using: &rng)
+        return (file, live, edits)
+    }
+
     @Test(arguments: 0..<400 as Range<UInt64>)
     func fileEditsOnOtherSlotsKeepEveryDeviceEdit(seed: UInt64) {
         var rng = SeededGenerator(seed: seed &* 7919 &+ 17)
-        let slots = [12, 6, 3, 1].randomElement(using: &rng)!
-        let file = RandomLayouts.layout(maxPages: 3, slots: slots, using: &rng)
-        var live = file
         var tag = 10_000
-        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 1...25, using: &rng), tag: &tag, using: &rng)
+        let (file, live, edits) = Self.editedFile(&rng, grids: [12, 6, 3, 1], tag: &tag)
+        let slots = file.slotsPerPage
         let touched = Set(edits.flatMap { $0.changes.map(\.slot) })
 
         // The hand save: changes of slots no device edit touched, made both
@@ -93,12 +101,9 @@ struct RebasePropertyTests {
     /// dropped and the layout stays the live one, whatever the edits were.
     @Test(arguments: 0..<200 as Range<UInt64>)
     func theLiveLayoutSavedOverTheFileDropsNothing(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed &* 104_729 &+ 3)
-        let slots = [12, 6, 3, 1].randomElement(using: &rng)!
-        let file = RandomLayouts.layout(maxPages: 3, slots: slots, using: &rng)
-        var live = file
+        var rng = SeededGenerator(seed: seed &* 104_729 &+ 5)
         var tag = 10_000
-        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 1...25, using: &rng), tag: &tag, using: &rng)
+        let (_, live, edits) = Self.editedFile(&rng, grids: [12, 6, 3, 1], tag: &tag)
         let rebase = EditRebase(edits, onto: live)
         #expect(rebase.dropped.isEmpty, "seed \(seed): \(rebase.dropped.map(\.reason))")
         #expect(rebase.layout == live, "seed \(seed)")
@@ -111,11 +116,9 @@ struct RebasePropertyTests {
     @Test(arguments: 0..<200 as Range<UInt64>)
     func fileEditsAnywhereNeverDouble(seed: UInt64) {
         var rng = SeededGenerator(seed: seed &* 104_729 &+ 3)
-        let slots = [12, 4, 2].randomElement(using: &rng)!
-        let file = RandomLayouts.layout(maxPages: 3, slots: slots, using: &rng)
-        var live = file
         var tag = 10_000
-        let edits = Self.deviceEdits(on: &live, count: Int.random(in: 1...25, using: &rng), tag: &tag, using: &rng)
+        let (file, live, edits) = Self.editedFile(&rng, grids: [12, 4, 2], tag: &tag)
+        let slots = file.slotsPerPage
         var saved = file
         for _ in 0..<Int.random(in: 1...8, using: &rng) {
             let page = Int.random(in: 0..<saved.pages.count, using: &rng)

@@ -113,26 +113,15 @@ extension SnapshotStore {
                     case .intact(let info):
                         listing.snapshots.append(info)
                     case .damaged(let reason):
-                        listing.notices.append(setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state))
+                        let (notice, record) = setAsideKeepingRecord(profile: profile, folder: folder, name: name,
+                                                                     generation: generation, reason: reason, state: &state)
+                        listing.notices.append(notice)
+                        if record != nil { try listRecord(folder: folder, profile: profile, generation: generation, into: &listing, state: &state) }
                     case nil:
                         state.histories[folder]?.remove(generation)
                     }
-                } else if let record = state.histories[folder]?.records[generation] {
-                    guard let bytes = try readRecord(folder, record) else {
-                        state.histories[folder]?.remove(generation)
-                        continue
-                    }
-                    guard !bytes.isEmpty else {
-                        listing.notices.append(cutRecord(folder, record, reason: Self.changedOnDisk, state: &state))
-                        continue
-                    }
-                    switch try recordHeader(bytes, profile: profile, generation: generation) {
-                    case .intact(let info):
-                        listing.snapshots.append(info)
-                    case .damaged(let reason):
-                        listing.notices.append(refuseRecord(folder, record, bytes, generations: [generation], reason: reason,
-                                                            state: &state))
-                    }
+                } else {
+                    try listRecord(folder: folder, profile: profile, generation: generation, into: &listing, state: &state)
                 }
             }
             // A cut record takes the ones after it in its segment along.
@@ -140,6 +129,26 @@ extension SnapshotStore {
             listing.snapshots.removeAll { !kept.contains($0.generation) }
             listing.notices = takeLoadNotices(folder, state: &state) + listing.notices
             return listing
+        }
+    }
+
+    /// `generation`'s record header into `listing` (a damaged one is cut or refused, and said).
+    private func listRecord(folder: String, profile: String, generation: Int, into listing: inout SnapshotListing,
+                            state: inout StoreState) throws(SnapshotError) {
+        guard let record = state.histories[folder]?.records[generation] else { return }
+        guard let bytes = try readRecord(folder, record) else {
+            state.histories[folder]?.remove(generation)
+            return
+        }
+        guard !bytes.isEmpty else {
+            listing.notices.append(cutRecord(folder, record, reason: Self.changedOnDisk, state: &state))
+            return
+        }
+        switch try recordHeader(bytes, profile: profile, generation: generation) {
+        case .intact(let info):
+            listing.snapshots.append(info)
+        case .damaged(let reason):
+            listing.notices.append(refuseRecord(folder, record, bytes, generations: [generation], reason: reason, state: &state))
         }
     }
 
@@ -157,8 +166,15 @@ extension SnapshotStore {
             switch try load(folder: folder, name: name, profile: profile, generation: generation) {
             case .intact(let snapshot): return .intact(snapshot)
             case .damaged(let reason):
-                return .damaged(setAside(profile: profile, folder: folder, name: name, generation: generation,
-                                         reason: reason, state: &state))
+                let (notice, record) = setAsideKeepingRecord(profile: profile, folder: folder, name: name,
+                                                             generation: generation, reason: reason, state: &state)
+                guard let record else { return .damaged(notice) }
+                if case .intact(let snapshot)? = try loadRecord(folder: folder, profile: profile, generation: generation,
+                                                                at: record, state: &state) {
+                    state.histories[folder]?.notices.append(notice)
+                    return .intact(snapshot)
+                }
+                return .damaged(notice)
             case nil: return nil
             }
         }
@@ -297,6 +313,22 @@ extension SnapshotStore {
         } catch {
             return .damaged(error.reason)
         }
+    }
+
+    /// Sets a damaged file aside; when its generation also has a journal
+    /// record (a checkpoint's file), the record stands for it again: PROFILE.md
+    /// §6 resumes "the newest good one", and the file's rot does not make the
+    /// record bad. Setting the generation aside alone lost an acknowledged
+    /// edit at that start, and the next start found it again in the journal
+    /// (an audit's finding). The record is read, and checked, by the caller.
+    private func setAsideKeepingRecord(profile: String, folder: String, name: String, generation: Int, reason: String,
+                                       state: inout StoreState) -> (SnapshotNotice, JournalLocation?) {
+        let record = state.histories[folder]?.segmentRecords[generation]
+        var notice = setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state)
+        guard let record else { return (notice, nil) }
+        state.histories[folder]?.add(generation, record: record)
+        notice.message += "; its journal record stands for it"
+        return (notice, record)
     }
 
     /// Renames a damaged file `NAME.corrupt` (never deletes it) and says so.

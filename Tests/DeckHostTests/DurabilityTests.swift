@@ -48,20 +48,39 @@ struct DurabilityTests {
         return (host, terminal, revision, host.state + "/snapshots/default")
     }
 
-    @Test func aCorruptNewestSnapshotFallsBackToTheOneBeforeAndStatusSaysSo() throws {
-        let (host, terminal, lost, folder) = try twoMovesThenStopped()
+    /// Without a journal, a damaged newest file falls back to the generation
+    /// before; with one, the damaged file's own journal record stands for it
+    /// (PROFILE.md §6: "the newest good one"), so the acknowledged edit
+    /// stays. It was set aside with its file, and the next start found it
+    /// again in the journal (an audit's finding).
+    @Test(arguments: [true, false])
+    func aCorruptNewestSnapshotFileIsSetAsideAndStatusSaysSo(journal: Bool) throws {
+        let (host, terminal, newestRevision, folder) = try twoMovesThenStopped(journal ? [] : ["--no-journal"])
         let newest = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json.gz") }.max())
         var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + newest))
         bytes[bytes.count - 6] ^= 0xFF  // damage the gzip trailer's CRC
         try bytes.write(to: URL(fileURLWithPath: folder + "/" + newest))
-        try host.start()
-        let again = try host.device()
-        // The layout of the generation before; the revision still only grows.
-        #expect(again.welcome?.revision == lost + 1)
-        #expect(again.welcomeLayout.button(page: 0, index: 6) == terminal)
-        let status = try host.controlClient().status()
-        #expect(status.notices.contains { $0.contains("corrupt") && $0.contains(newest.prefix(10)) })
-        #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
+        for start in 1...2 {
+            try host.start()
+            let again = try host.device()
+            if journal {
+                // The newest layout, from its record, at both starts (the first writes it again as a new generation).
+                #expect(again.welcome?.revision == newestRevision + 1, "start \(start)")
+                #expect(again.welcomeLayout.button(page: 0, index: 7) == terminal, "start \(start)")
+            } else {
+                // The layout of the generation before; the revision still only grows.
+                #expect(again.welcome?.revision == newestRevision + 1)
+                #expect(again.welcomeLayout.button(page: 0, index: 6) == terminal)
+            }
+            if start == 1 {
+                let status = try host.controlClient().status()
+                #expect(status.notices.contains { $0.contains("corrupt") && $0.contains(newest.prefix(10))
+                    && $0.contains("its journal record stands for it") == journal }, "\(status.notices)")
+                #expect(FileManager.default.fileExists(atPath: folder + "/" + newest + ".corrupt"))
+            }
+            try host.stop()
+            if !journal { break }
+        }
     }
 
     /// An old snapshot damaged hides no newer revision: the newest is

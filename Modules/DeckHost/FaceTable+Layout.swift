@@ -70,7 +70,6 @@ extension FaceTable {
         imageUses[image.hash, default: 1] -= 1
         guard imageUses[image.hash] == 0 else { return [] }
         imageUses[image.hash] = nil
-        shownImageBytes -= image.bytes.count
         return [.forgetImage(hash: image.hash)]
     }
 }

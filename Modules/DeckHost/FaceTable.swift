@@ -94,9 +94,6 @@ struct FaceTable: Sendable {
     var faces: [DeckSlot: Face] = [:]
     /// How many faces show each image.
     var imageUses: [String: Int] = [:]
-    /// The bytes of the images faces show, each counted once
-    /// (``maximumShownImageBytes``).
-    var shownImageBytes = 0
     /// Buttons to send at the end of the frame, with the flash to carry.
     var pending: [DeckSlot: FaceFlash?] = [:]
     /// The title each slot's level-7 devices were last told (absent: none).
@@ -146,6 +143,14 @@ struct FaceTable: Sendable {
             return ButtonFace(page: slot.page, index: slot.index, title: face.title, state: face.state,
                               image: face.image.map(Self.reference))
         }
+    }
+
+    /// The bytes of the images faces show, each counted once
+    /// (``maximumShownImageBytes``); read only when a new image comes.
+    var shownImageBytes: Int {
+        var sizes: [String: Int] = [:]
+        for case let image? in faces.values.map(\.image) { sizes[image.hash] = image.bytes.count }
+        return sizes.values.reduce(0, +)
     }
 
     /// The images faces show now, by hash.
@@ -256,16 +261,12 @@ struct FaceTable: Sendable {
         var actions: [FaceAction] = []
         if let image {
             imageUses[image.hash, default: 0] += 1
-            if imageUses[image.hash] == 1 {
-                shownImageBytes += image.bytes.count
-                actions.append(.storeImage(image))
-            }
+            if imageUses[image.hash] == 1 { actions.append(.storeImage(image)) }
         }
         if let old = face.image {
             imageUses[old.hash, default: 1] -= 1
             if imageUses[old.hash] == 0 {
                 imageUses[old.hash] = nil
-                shownImageBytes -= old.bytes.count
                 actions.append(.forgetImage(hash: old.hash))
             }
         }

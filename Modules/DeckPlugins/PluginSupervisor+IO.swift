@@ -215,9 +215,7 @@ extension PluginSupervisor {
             guard let due else { return }
             _ = loop.schedule(after: max(.zero, due - .now)) { [weak self] in self?.logSuppressedCount() }
         case let .log(suppressedBefore, isLast):
-            if suppressedBefore > 0 {
-                log(.warning, "plugin '\(id)': \(suppressedBefore) more lines from it were not logged")
-            }
+            sayNotLogged(suppressedBefore)
             log(level, message())
             if isLast {
                 log(.warning, "plugin '\(id)' writes a lot: its next lines within \(PluginLifecycle.words(budget.window)) are counted, not logged")
@@ -227,7 +225,10 @@ extension PluginSupervisor {
 
     /// The window whose lines were counted has ended: say how many.
     private func logSuppressedCount() {
-        let count = budget.takeCount(now: .now)
+        sayNotLogged(budget.takeCount(now: .now))
+    }
+
+    private func sayNotLogged(_ count: Int) {
         if count > 0 { log(.warning, "plugin '\(id)': \(count) more lines from it were not logged") }
     }
 
@@ -243,7 +244,7 @@ extension PluginSupervisor {
         lastExit = "\(how)"
         tearDown()
         if budget.suppressed > 0 {
-            log(.warning, "plugin '\(id)': \(budget.suppressed) more lines from it were not logged")
+            sayNotLogged(budget.suppressed)
             budget = LogBudget(capacity: policy.logBudget, window: policy.logWindow)
         }
         failHeld("\(how) before it was ready", keepingRestartWaits: true)

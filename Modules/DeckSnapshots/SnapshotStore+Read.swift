@@ -28,6 +28,9 @@ private enum Verdict<Value> {
 }
 
 extension SnapshotStore {
+    /// Ends a damaged file's notice when its journal record read back whole in its place.
+    static let recordStandsIn = "; its journal record stands for it"
+
     /// Why a record read again is cut with the rest of its segment.
     static let changedOnDisk = "a record whose checksum no longer matches (it changed on disk after the segment was read)"
 }
@@ -115,8 +118,11 @@ extension SnapshotStore {
                     case .damaged(let reason):
                         let (notice, record) = setAsideKeepingRecord(profile: profile, folder: folder, name: name,
                                                                      generation: generation, reason: reason, state: &state)
+                        let at = listing.notices.count
                         listing.notices.append(notice)
-                        if record != nil { try listRecord(folder: folder, profile: profile, generation: generation, into: &listing, state: &state) }
+                        guard record != nil else { continue }
+                        try listRecord(folder: folder, profile: profile, generation: generation, into: &listing, state: &state)
+                        if listing.snapshots.last?.generation == generation { listing.notices[at].message += Self.recordStandsIn }
                     case nil:
                         state.histories[folder]?.remove(generation)
                     }
@@ -169,12 +175,18 @@ extension SnapshotStore {
                 let (notice, record) = setAsideKeepingRecord(profile: profile, folder: folder, name: name,
                                                              generation: generation, reason: reason, state: &state)
                 guard let record else { return .damaged(notice) }
-                if case .intact(let snapshot)? = try loadRecord(folder: folder, profile: profile, generation: generation,
-                                                                at: record, state: &state) {
-                    state.histories[folder]?.notices.append(notice)
+                switch try loadRecord(folder: folder, profile: profile, generation: generation, at: record, state: &state) {
+                case .intact(let snapshot)?:
+                    var standsIn = notice
+                    standsIn.message += Self.recordStandsIn
+                    state.histories[folder]?.notices.append(standsIn)
                     return .intact(snapshot)
+                case .damaged(let recordNotice)?:
+                    state.histories[folder]?.notices.append(recordNotice)
+                    return .damaged(notice)
+                case nil:
+                    return .damaged(notice)
                 }
-                return .damaged(notice)
             case nil: return nil
             }
         }
@@ -320,14 +332,13 @@ extension SnapshotStore {
     /// §6 resumes "the newest good one", and the file's rot does not make the
     /// record bad. Setting the generation aside alone lost an acknowledged
     /// edit at that start, and the next start found it again in the journal
-    /// (an audit's finding). The record is read, and checked, by the caller.
+    /// (an audit's finding). The record is read, and checked, by the caller,
+    /// which says so in the notice (``recordStandsIn``) when it is whole.
     private func setAsideKeepingRecord(profile: String, folder: String, name: String, generation: Int, reason: String,
                                        state: inout StoreState) -> (SnapshotNotice, JournalLocation?) {
         let record = state.histories[folder]?.segmentRecords[generation]
-        var notice = setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state)
-        guard let record else { return (notice, nil) }
-        state.histories[folder]?.add(generation, record: record)
-        notice.message += "; its journal record stands for it"
+        let notice = setAside(profile: profile, folder: folder, name: name, generation: generation, reason: reason, state: &state)
+        if let record { state.histories[folder]?.add(generation, record: record) }
         return (notice, record)
     }
 

@@ -193,9 +193,8 @@ export class Controller {
   app(name) {
     if (name !== 'done') this.releaseHold();
     if (this.session) this.feed(appEvent(name, this.now));
-    // A tile held (not lifted) when the lock comes goes back, as if held while locked.
-    if (name === 'hostLocked' && this.touch?.outputs.has('hold') && !this.touch.holdSlot
-        && !this.session?.scene.arranging) this.refuseHeldTouch();
+    // A touch that held a tile when the lock comes ends, as one held while locked (a lifted one hostLocked sent back).
+    if (name === 'hostLocked' && this.touch?.outputs.has('hold') && !this.touch.holdSlot) this.refuseHeldTouch();
   }
 
   /** Ends the live touch in the session (a cancel) and says the host is locked; its later events are dropped. */

@@ -54,15 +54,19 @@ public struct PluginPolicy: Hashable, Sendable {
 
     /// Where each plugin's state folder is made (`<root>/<id>`, 0700, named
     /// to it in `DECK_PLUGIN_STATE`); deckd sets `<its state folder>/plugins`.
+    /// A relative root is taken against the host's working directory.
     /// nil: plugins get no state folder.
     public var stateRoot: String?
 
     /// The contract's defaults.
     public init() {}
 
-    /// The state folder of plugin `id`, or nil without a ``stateRoot``.
+    /// The state folder of plugin `id`, always absolute, or nil without a
+    /// ``stateRoot``.
     func stateFolder(for id: String) -> String? {
-        stateRoot.map { $0 + "/" + id }
+        // A plugin runs in its own folder: `deckd --state .state` named a
+        // relative root that pointed there, not at the host's state.
+        stateRoot.map { absolutePath($0) + "/" + id }
     }
 
     /// The wait before restarting after `consecutiveFailures` failures in a row (≥ 1).

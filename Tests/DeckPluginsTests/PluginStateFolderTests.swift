@@ -43,6 +43,19 @@ import Testing
         #expect(PluginStateFolder.empty(root.path + "/never-made") == nil, "a missing folder is already empty")
     }
 
+    @Test func aRelativeRootIsNamedToThePluginAbsoluteForItRunsInItsOwnFolder() throws {
+        var policy = PluginPolicy()
+        policy.stateRoot = ".state/plugins"
+        let folder = try #require(policy.stateFolder(for: "keys"))
+        let cwd = try #require(getcwd(nil, 0))
+        defer { free(cwd) }
+        #expect(folder == String(cString: cwd) + "/.state/plugins/keys")
+        policy.stateRoot = "/var/lib/deck/plugins"
+        #expect(policy.stateFolder(for: "keys") == "/var/lib/deck/plugins/keys")
+        policy.stateRoot = nil
+        #expect(policy.stateFolder(for: "keys") == nil)
+    }
+
     @Test func aFolderThatCannotBeMadeFailsTheStartWithTheReason() {
         #expect(throws: DeckPluginsError.self) { try PluginStateFolder.prepare("/proc/no-such/plugins/keys") }
     }

@@ -143,7 +143,7 @@ class WSClient(Requests):
 
 
 class Host:
-    def __init__(self, bindir, root, extra=(), yaml=LAYOUT, web_root=None, env=None):
+    def __init__(self, bindir, root, extra=(), yaml=LAYOUT, web_root=None, env=None, relative_state=False):
         self.bindir = bindir
         self.root = root
         (root / "layouts").mkdir(parents=True, exist_ok=True)
@@ -153,7 +153,10 @@ class Host:
         (root / "layouts" / "default.yaml").write_text(yaml)
         self.control = root / "run" / "control.sock"
         self.log = root / "deckd.log"
-        args = [str(bindir / "deckd"), "--layouts", str(root / "layouts"), "--state", str(root / "state"),
+        # relative_state: `--state state`, run from the root, as `make run` gives `--state .state`.
+        self.cwd = root if relative_state else None
+        args = [str(bindir / "deckd"), "--layouts", str(root / "layouts"),
+                "--state", "state" if relative_state else str(root / "state"),
                 "--listen", "127.0.0.1:0", "--control", str(self.control), "--plugins", str(root / "plugins")]
         if not any(a.startswith("--web") or a == "--no-web" for a in extra):
             args += ["--web", "127.0.0.1:0"]
@@ -165,7 +168,7 @@ class Host:
 
     def start(self, timeout=30):
         logf = open(self.log, "ab")
-        self.proc = subprocess.Popen(self.args, stdout=logf, stderr=logf, env=self.env)
+        self.proc = subprocess.Popen(self.args, stdout=logf, stderr=logf, env=self.env, cwd=self.cwd)
         deadline = time.time() + timeout
         while time.time() < deadline:
             text = self.log.read_text(errors="replace")

@@ -52,19 +52,21 @@ package final class TLSStreamLayer: ByteStreamLayer {
 /// The certificate a listener serves, replaceable while it runs (SIGHUP
 /// re-reads `--tls-cert`/`--tls-key`): connections accepted afterwards get
 /// the new one, open ones keep theirs. Loop thread only.
-package final class TLSContextHolder {
-    /// The context new connections are made from.
-    package var context: TLSContext
+public final class TLSContextHolder {
+    /// The context new connections are made from; set it on the loop thread.
+    public var context: TLSContext
 
-    package init(_ context: TLSContext) {
+    /// Holds `context` for the listeners given it with `Listener.useTLS(_:)`.
+    public init(_ context: TLSContext) {
         self.context = context
     }
 }
 
 extension Listener {
     /// Makes every connection accepted from now on speak TLS with the
-    /// holder's current certificate (SECURITY.md §2).
-    package func useTLS(_ holder: TLSContextHolder) {
+    /// holder's current certificate (SECURITY.md §2): the connection's
+    /// handler sees plaintext lines as before.
+    public func useTLS(_ holder: TLSContextHolder) {
         streamLayerFactory = { TLSStreamLayer(context: holder.context) }
     }
 }

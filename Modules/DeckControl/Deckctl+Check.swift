@@ -40,14 +40,7 @@ extension Deckctl {
         let catalog = PluginCatalog.scan(folders: folders.isEmpty ? PluginFolders.defaults(environment: environment) : folders,
                                          searchPath: environment["PATH"])
         var found: [String: [FileProblem]] = [:]
-        for result in results {
-            var problems = catalog.settingsProblems(result.settingsSites)
-            for id in Set(result.settingsSites.map(\.plugin)).sorted() {
-                guard let broken = catalog.unavailability(id: id) else { continue }
-                problems += catalog.problems.filter { $0.file == broken.file }
-            }
-            found[result.path] = problems
-        }
+        for result in results { found[result.path] = catalog.settingsProblems(of: result) }
         return found
     }
 

@@ -22,6 +22,21 @@ extension PluginCatalog {
         return Array(Set(problems)).sorted()
     }
 
+    /// What `deckctl check --plugins` finds in one checked file beyond
+    /// ``ProfileCheck/check(paths:maxLayoutBytes:)``'s own problems: its
+    /// plugin buttons' settings against what these manifests declare, and
+    /// the problems of the manifest of a plugin it uses that could not be
+    /// read. Those two together are `deckctl check --plugins` without the
+    /// printing.
+    public func settingsProblems(of checked: ProfileCheck.Result) -> [FileProblem] {
+        var problems = settingsProblems(checked.settingsSites)
+        for id in Set(checked.settingsSites.map(\.plugin)).sorted() {
+            guard let broken = unavailability(id: id) else { continue }
+            problems += self.problems.filter { $0.file == broken.file }
+        }
+        return problems
+    }
+
     /// ``settingsProblems(_:)`` of every file of a layouts folder scan.
     package func settingsProblems(in catalog: ProfileCatalog) -> [FileProblem] {
         settingsProblems(catalog.files.flatMap(\.settingsSites))

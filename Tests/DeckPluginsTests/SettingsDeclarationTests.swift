@@ -83,7 +83,7 @@ struct SettingsDeclarationTests {
         let expected = try SettingsFixtures.lines(SettingsFixtures.profiles.appendingPathComponent("\(name).expected"))
         let checked = try #require(ProfileCheck.check(paths: [SettingsFixtures.profiles.appendingPathComponent("\(name).yaml").path]).first)
         #expect(checked.problems.isEmpty, "a settings problem is not a problem of the profile itself: it still loads")
-        let problems = plugins.settingsProblems(checked.settingsSites)
+        let problems = plugins.settingsProblems(of: checked)  // the public way, as a tool outside the package asks
         let prefix = SettingsFixtures.profiles.path + "/"
         #expect(problems.map { $0.description.replacingOccurrences(of: prefix, with: "") } == expected)
     }

@@ -18,7 +18,11 @@ import Synchronization
 ///
 /// One store per state folder: opening takes an exclusive `flock` on
 /// `STATE/snapshots/.lock`, so a second deckd on the same folder is refused
-/// instead of overwriting generations the first one acknowledged.
+/// instead of overwriting generations the first one acknowledged. The store
+/// owns the folder: its reads recover (damaged files set aside, a torn
+/// journal tail cut) and keep only `keep` generations, so a tool that only
+/// looks at a stopped host's history opens it with `keep: Int.max`
+/// (docs/snapshots.md, "Inspecting by hand").
 public final class SnapshotStore: Sendable {
     /// How many generations of each profile are kept when `--keep` is not given.
     public static let defaultKeep = 100

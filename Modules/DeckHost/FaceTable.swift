@@ -50,7 +50,7 @@ enum FaceInput: Sendable {
     /// A plugin's process ended: the states and images it set go (its titles
     /// go through the plugin manager, which clears them itself).
     case pluginEnded(String)
-    /// The 16 ms frame the last ``FaceAction/scheduleFrame`` asked for is over.
+    /// The frame the last ``FaceAction/scheduleFrame(_:)`` asked for is over.
     case frameTick
 }
 
@@ -65,18 +65,29 @@ enum FaceAction: Equatable, Sendable {
     case storeImage(FaceImage)
     /// No face shows this image any more.
     case forgetImage(hash: String)
-    /// Call back with ``FaceInput/frameTick`` in 16 ms.
-    case scheduleFrame
+    /// Call back with ``FaceInput/frameTick`` when `end` says.
+    case scheduleFrame(FrameEnd)
     /// The change was refused and nothing changed: an error reply for a
     /// control client, a log line otherwise.
     case refuse(ErrorCode, String)
 }
 
+/// When the frame a ``FaceAction/scheduleFrame(_:)`` asks for ends.
+enum FrameEnd: Equatable, Sendable {
+    /// Once the loop has handled everything its wake-up brought: a plugin's
+    /// `setState` and `setTitle`, written back to back and read together,
+    /// go out as one face, never as a new state under the old title.
+    case turnEnd
+    /// After 16 ms.
+    case frame
+}
+
 /// The live faces of the buttons: a pure value. The host feeds it inputs and
 /// performs the actions it returns; tests drive it directly.
 ///
-/// Coalescing: a change when no frame is running is sent at once and starts
-/// a 16 ms frame; changes within the frame only mark their button, and the
+/// Coalescing: a change when no frame is running is sent once the loop's
+/// turn ends (what else the same wake-up brought rides with it) and starts a
+/// 16 ms frame; changes within the frame only mark their button, and the
 /// frame's end sends each marked button's newest face once. So a flood of
 /// `setState` costs each button one `buttonFace` per frame, and nothing queues.
 struct FaceTable: Sendable {
@@ -102,7 +113,8 @@ struct FaceTable: Sendable {
     var shownImages: [DeckSlot: String] = [:]
     /// Bytes of new images the next frames may still send (``ImageBudget``).
     private(set) var imageCredit = ImageBudget.burst
-    private var frameRunning = false
+    /// The frame running, nil when none.
+    private var frame: FrameEnd?
 
     /// How many bytes of new images the faces send, across all buttons: each
     /// goes inline (base64) to every level-8 TCP device, so a plugin that
@@ -172,10 +184,11 @@ struct FaceTable: Sendable {
                 store(face, at: slot)
                 pending[slot] = pending[slot] ?? .some(nil)
             }
-            return actions + startFrameIfIdle()
+            return actions + endTurnIfIdle()
         case .frameTick:
-            frameRunning = false
-            imageCredit = min(ImageBudget.burst, imageCredit + ImageBudget.perFrame)
+            // The turn's end is no frame: only 16 ms regain image credit.
+            if frame == .frame { imageCredit = min(ImageBudget.burst, imageCredit + ImageBudget.perFrame) }
+            frame = nil
             return startFrameIfIdle()
         }
     }
@@ -248,7 +261,7 @@ struct FaceTable: Sendable {
             let kept = pending[slot] ?? nil
             pending[slot] = .some(flash ?? kept)
         }
-        return actions + startFrameIfIdle()
+        return actions + endTurnIfIdle()
     }
 
     private mutating func store(_ face: Face, at slot: DeckSlot) {
@@ -276,8 +289,15 @@ struct FaceTable: Sendable {
 
     // MARK: Frames
 
+    /// A change with no frame running goes at the turn's end, with the rest of the turn's.
+    private mutating func endTurnIfIdle() -> [FaceAction] {
+        guard frame == nil, !pending.isEmpty else { return [] }
+        frame = .turnEnd
+        return [.scheduleFrame(.turnEnd)]
+    }
+
     private mutating func startFrameIfIdle() -> [FaceAction] {
-        guard !frameRunning else { return [] }
+        guard frame == nil else { return [] }
         // After a burst of images, frames go on (sending nothing) until the credit is whole again: the table has no clock.
         guard !pending.isEmpty || imageCredit < ImageBudget.burst else { return [] }
         var actions: [FaceAction] = []
@@ -301,8 +321,8 @@ struct FaceTable: Sendable {
             }
         }
         pending = waiting
-        frameRunning = true
-        actions.append(.scheduleFrame)
+        frame = .frame
+        actions.append(.scheduleFrame(.frame))
         return actions
     }
 

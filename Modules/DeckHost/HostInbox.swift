@@ -51,7 +51,7 @@ struct HostInbox: Sendable {
 /// comes back as ``HostInput/timerFired(_:)``. A value, so a test compares
 /// what was armed and fires it by hand.
 enum HostTimer: Hashable {
-    /// A face frame (16 ms) is over: the faces it held go out.
+    /// A face frame (16 ms, or the turn a change came in) is over: the faces it held go out.
     case faceFrame
     /// The stop's deadline: stop the loop whatever is left.
     case stopDeadline

@@ -34,8 +34,8 @@ extension HostState {
             case let .refuse(code, message):
                 refused = (code, message)
                 if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
-            case .scheduleFrame:
-                actions.append(.armTimer(.faceFrame, after: Self.faceFrame))
+            case .scheduleFrame(let end):
+                actions.append(.armTimer(.faceFrame, after: end == .frame ? Self.faceFrame : .zero))
             default:
                 actions.append(.face(action))
             }

@@ -64,14 +64,14 @@ struct HostRulesFaceRequestsTests {
     func anAcceptedSetFaceIsSentAndNeverARevisionOrAWrite(_ face: Case) throws {
         var host = try Self.host()
         let before = host.live.head
-        #expect(host.handle(Self.setFace(face.page, face.index, state: face.state, title: face.title))
-            == face.sent + [Self.accepted(face.page, face.index)])
+        #expect(host.handleTurn(Self.setFace(face.page, face.index, state: face.state, title: face.title))
+            == [Self.accepted(face.page, face.index)] + face.sent)
         #expect(host.live.head == before && host.live.committed == before, "a face is not layout")
     }
 
     @Test func anUnknownStateIsNotFoundNamingTheButtonsStates() throws {
         var host = try Self.host()
-        #expect(host.handle(Self.setFace(0, 0, state: "exploded")) == [
+        #expect(host.handleTurn(Self.setFace(0, 0, state: "exploded")) == [
             R.refused(.notFound, "deckctl: button 'Backup' at 0/0 has no state 'exploded' (its states are idle, failed); its face is unchanged",
                       request: "setFace", by: R.control, who: R.deckctl),
         ])
@@ -80,7 +80,7 @@ struct HostRulesFaceRequestsTests {
 
     @Test func aTitleForAnEmptySlotIsEmpty() throws {
         var host = try Self.host()
-        #expect(host.handle(Self.setFace(0, 5, title: "x")) == [
+        #expect(host.handleTurn(Self.setFace(0, 5, title: "x")) == [
             R.refused(.empty, "deckctl: slot 0/5 is empty; a face needs a button", request: "setFace", by: R.control, who: R.deckctl),
         ])
     }
@@ -90,40 +90,40 @@ struct HostRulesFaceRequestsTests {
         var message = ""
         do { try host.live.committed.layout.checkRange(page: 3, index: 0) } catch { message = "deckctl: \(error.description)" }
         #expect(!message.isEmpty)
-        #expect(host.handle(Self.setFace(3, 0, title: "x")) == [
+        #expect(host.handleTurn(Self.setFace(3, 0, title: "x")) == [
             R.refused(.outOfRange, message, request: "setFace", by: R.control, who: R.deckctl),
         ])
     }
 
     @Test func aLaterWelcomeShowsEveryFaceSet() throws {
         var host = try Self.host()
-        _ = host.handle(Self.setFace(0, 0, state: "failed"))
-        _ = host.handle(Self.setFace(0, 1, title: "3 new"))
+        _ = host.handleTurn(Self.setFace(0, 0, state: "failed"))
+        _ = host.handleTurn(Self.setFace(0, 1, title: "3 new"))
         #expect(host.faces.current == [ButtonFace(page: 0, index: 0, state: "failed"), ButtonFace(page: 0, index: 1, title: "3 new")])
     }
 
     @Test func aClearSendsTheDefaultFace() throws {
         var host = try Self.host()
-        _ = host.handle(Self.setFace(0, 0, state: "failed"))
-        #expect(host.handle(R.frameEnded) == [])
-        #expect(host.handle(Self.setFace(0, 0, clear: true)) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 0))), R.frameAsked, Self.accepted(0, 0),
+        _ = host.handleTurn(Self.setFace(0, 0, state: "failed"))
+        #expect(host.handleTurn(R.frameEnded) == [])
+        #expect(host.handleTurn(Self.setFace(0, 0, clear: true)) == [
+            Self.accepted(0, 0), .face(.sendFace(ButtonFace(page: 0, index: 0))), R.frameAsked,
         ])
         #expect(host.faces.current.isEmpty)
     }
 
     @Test func aClearOfAButtonNeverFacedSendsNothing() throws {
         var host = try Self.host()
-        #expect(host.handle(Self.setFace(0, 1, clear: true)) == [Self.accepted(0, 1)])
+        #expect(host.handleTurn(Self.setFace(0, 1, clear: true)) == [Self.accepted(0, 1)])
     }
 
     @Test func aTitleTakenBackTellsLevelSevenDevicesTheName() throws {
         var host = try Self.host()
-        _ = host.handle(Self.setFace(0, 1, title: "3 new"))
-        _ = host.handle(R.frameEnded)
-        #expect(host.handle(Self.setFace(0, 1, clear: true)) == [
-            .face(.sendFace(ButtonFace(page: 0, index: 1))), .face(.sendTitle(DeckSlot(page: 0, index: 1), nil)), R.frameAsked,
+        _ = host.handleTurn(Self.setFace(0, 1, title: "3 new"))
+        _ = host.handleTurn(R.frameEnded)
+        #expect(host.handleTurn(Self.setFace(0, 1, clear: true)) == [
             Self.accepted(0, 1),
+            .face(.sendFace(ButtonFace(page: 0, index: 1))), .face(.sendTitle(DeckSlot(page: 0, index: 1), nil)), R.frameAsked,
         ])
     }
 
@@ -131,34 +131,34 @@ struct HostRulesFaceRequestsTests {
 
     @Test func aPluginsStateIsSentAndItsEndTakesItBack() throws {
         var host = try Self.host()
-        #expect(host.handle(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live")))) == [
+        #expect(host.handleTurn(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live")))) == [
             .face(.sendFace(ButtonFace(page: 0, index: 4, state: "live"))), R.frameAsked,
         ])
-        _ = host.handle(R.frameEnded)
-        #expect(host.handle(.plugin(.ended("talk"))) == [.face(.sendFace(ButtonFace(page: 0, index: 4))), R.frameAsked])
+        _ = host.handleTurn(R.frameEnded)
+        #expect(host.handleTurn(.plugin(.ended("talk"))) == [.face(.sendFace(ButtonFace(page: 0, index: 4))), R.frameAsked])
         #expect(host.faces.current.isEmpty)
     }
 
     @Test func theEndOfAnotherPluginLeavesTheFaces() throws {
         var host = try Self.host()
-        _ = host.handle(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live"))))
-        _ = host.handle(R.frameEnded)
-        #expect(host.handle(.plugin(.ended("clock"))) == [])
+        _ = host.handleTurn(.plugin(.face(plugin: "talk", [Self.talk], .setState(target: .slot(page: 0, index: 4), state: "live"))))
+        _ = host.handleTurn(R.frameEnded)
+        #expect(host.handleTurn(.plugin(.ended("clock"))) == [])
         #expect(host.faces.current == [ButtonFace(page: 0, index: 4, state: "live")])
     }
 
     @Test func aSetFaceStateOnAPluginButtonStaysWhenThePluginEnds() throws {
         var host = try Self.host()
-        _ = host.handle(Self.setFace(0, 0, state: "failed"))
-        _ = host.handle(R.frameEnded)
-        #expect(host.handle(.plugin(.ended("talk"))) == [])
+        _ = host.handleTurn(Self.setFace(0, 0, state: "failed"))
+        _ = host.handleTurn(R.frameEnded)
+        #expect(host.handleTurn(.plugin(.ended("talk"))) == [])
         #expect(host.faces.current == [ButtonFace(page: 0, index: 0, state: "failed")])
     }
 
     @Test func aPluginsMessagesThatAreNotFacesChangeNothing() throws {
         var host = try Self.host()
         for message in [PluginMessage.ready, .log(level: .info, message: "hi")] {
-            #expect(host.handle(.plugin(.face(plugin: "talk", [Self.talk], message))) == [])
+            #expect(host.handleTurn(.plugin(.face(plugin: "talk", [Self.talk], message))) == [])
         }
         #expect(host.faces.current.isEmpty)
     }

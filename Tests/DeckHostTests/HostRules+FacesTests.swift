@@ -19,27 +19,28 @@ struct HostRulesFacesTests {
         .request(R.control, R.message(.setFace(page: page, index: index, state: state, title: title, clear: clear)))
     }
 
-    /// A title change while no frame runs: the face and the title go out at once, and a frame starts.
+    /// A title change while no frame runs: the face and the title go out at the end of its turn, and a frame starts.
     static func shownAtOnce(_ page: Int, _ index: Int, _ title: String) -> [HostAction] {
         [.face(.sendFace(ButtonFace(page: page, index: index, title: title))),
          .face(.sendTitle(DeckSlot(page: page, index: index), title)), .armTimer(.faceFrame, after: .milliseconds(16))]
     }
 
-    @Test func setFaceChangesTheFaceThenAnswersOk() throws {
+    /// The `ok` first: the face goes out at the end of the turn, with whatever else the turn changed.
+    @Test func setFaceAnswersOkAndTheFaceGoesOutInTheSameTurn() throws {
         var host = try R.host()
-        #expect(host.handle(Self.setFace(0, 0, title: "Home")) == Self.shownAtOnce(0, 0, "Home") + [
+        #expect(host.handleTurn(Self.setFace(0, 0, title: "Home")) == [
             .commit(Commit(Outcome([.ok(R.control, 1, withRevision: false), .log(.info, "face of 0/0 set by deckctl")]),
                            sender: R.control)),
-        ])
+        ] + Self.shownAtOnce(0, 0, "Home"))
         #expect(host.faces.current.map(\.title) == ["Home"])
     }
 
     @Test func aSecondChangeWithinTheFrameWaitsForIt() throws {
         var host = try R.host()
-        _ = host.handle(Self.setFace(0, 0, title: "Home"))
-        let second = host.handle(Self.setFace(0, 1, title: "Shell"))
+        _ = host.handleTurn(Self.setFace(0, 0, title: "Home"))
+        let second = host.handleTurn(Self.setFace(0, 1, title: "Shell"))
         #expect(second.allSatisfy { if case .face = $0 { false } else { true } })
-        #expect(Array(host.handle(.timerFired(.faceFrame)).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
+        #expect(Array(host.handleTurn(.timerFired(.faceFrame)).prefix(2)) == Array(Self.shownAtOnce(0, 1, "Shell").prefix(2)))
     }
 
     @Test(arguments: [
@@ -48,7 +49,7 @@ struct HostRulesFacesTests {
     ])
     func aRefusedSetFaceIsTheErrorAndChangesNothing(_ page: Int, _ index: Int, _ code: ErrorCode, _ message: String) throws {
         var host = try R.host()
-        #expect(host.handle(Self.setFace(page, index, state: "on")) == [
+        #expect(host.handleTurn(Self.setFace(page, index, state: "on")) == [
             R.refused(code, message, request: "setFace", by: R.control, who: R.deckctl),
         ])
         #expect(host.faces.current.isEmpty)
@@ -56,15 +57,15 @@ struct HostRulesFacesTests {
 
     @Test func aPluginTitleIsAFaceChangeAndALogLineIsALogLine() throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.title(DeckSlot(page: 0, index: 4), "On air"))) == Self.shownAtOnce(0, 4, "On air"))
+        #expect(host.handleTurn(.plugin(.title(DeckSlot(page: 0, index: 4), "On air"))) == Self.shownAtOnce(0, 4, "On air"))
         #expect(host.faces.current.first?.title == "On air")
-        #expect(host.handle(.plugin(.log(.warning, "plugin 'talk': gone"))) == [.log(.warning, "plugin 'talk': gone")])
+        #expect(host.handleTurn(.plugin(.log(.warning, "plugin 'talk': gone"))) == [.log(.warning, "plugin 'talk': gone")])
     }
 
     @Test func aPluginsRefusedFaceIsLoggedNotAnswered() throws {
         var host = try R.host()
         let button = PluginButton(page: 0, index: 4, name: "Talk", command: "hold")
-        #expect(host.handle(.plugin(.face(plugin: "talk", [button], .setState(target: .slot(page: 0, index: 4), state: "live")))) == [
+        #expect(host.handleTurn(.plugin(.face(plugin: "talk", [button], .setState(target: .slot(page: 0, index: 4), state: "live")))) == [
             .log(.warning, "plugin 'talk': button 'Talk' at 0/4 has no state 'live' (it declares no states); its face is unchanged"),
         ])
     }
@@ -72,8 +73,8 @@ struct HostRulesFacesTests {
     @Test func aPluginsFlashReachesEveryButtonItsTargetMatched() throws {
         var host = try R.host()
         let buttons = [PluginButton(page: 0, index: 4, name: "Talk", command: "hold"), PluginButton(page: 0, index: 0, name: "Files", command: "hold")]
-        let now = host.handle(.plugin(.face(plugin: "talk", buttons, .showOk(target: .matching(command: "hold")))))
-        let tick = host.handle(.timerFired(.faceFrame))
+        let now = host.handleTurn(.plugin(.face(plugin: "talk", buttons, .showOk(target: .matching(command: "hold")))))
+        let tick = host.handleTurn(.timerFired(.faceFrame))
         let sent = (now + tick).compactMap { if case .face(.sendFace(let face)) = $0 { face } else { nil } }
         #expect(sent.map { "\($0.page)/\($0.index)" }.sorted() == ["0/0", "0/4"])
     }
@@ -81,7 +82,7 @@ struct HostRulesFacesTests {
     @Test func aPluginStatusIsAnEventAtOnce() throws {
         var host = try R.host()
         let status = PluginStatus(id: "talk", state: "running")
-        #expect(host.handle(.plugin(.status(status))) == [.perform(.event(.plugin(status)))])
+        #expect(host.handleTurn(.plugin(.status(status))) == [.perform(.event(.plugin(status)))])
     }
 
     /// A host whose live layout has a follow on 0/1 (`watch-t`), the runner started.
@@ -90,7 +91,7 @@ struct HostRulesFacesTests {
         var layout = host.live.committed.layout
         try layout.set(page: 0, index: 1, button: DeckButton(name: "Term", action: .run(command: "xterm", follow: "watch-t")))
         try host.live.commit(host.live.advance(layout: layout, edits: []))
-        let started = host.handle(.follow(.started))
+        let started = host.handleTurn(.follow(.started))
         return (host, FollowSpec(page: 0, index: 1, name: "Term", command: "watch-t", cwd: nil), started)
     }
 
@@ -102,13 +103,13 @@ struct HostRulesFacesTests {
 
     @Test func aFollowLineDrivesItsButtonsFace() throws {
         var (host, _, _) = try Self.following()
-        #expect(host.handle(.follow(.line(1, "title 42"))) == Self.shownAtOnce(0, 1, "42"))
+        #expect(host.handleTurn(.follow(.line(1, "title 42"))) == Self.shownAtOnce(0, 1, "42"))
         #expect(host.faces.current.first?.title == "42")
     }
 
     @Test func aFollowsExitIsLoggedAndItsRestartWaitsForTheTimer() throws {
         var (host, spec, _) = try Self.following()
-        let exited = host.handle(.follow(.exited(1, how: "exited with status 1")))
+        let exited = host.handleTurn(.follow(.exited(1, how: "exited with status 1")))
         #expect(exited.contains(.follow(.wake(1, after: .seconds(1)))))
         #expect(exited.contains { if case .log = $0 { true } else { false } })
         #expect(!exited.contains(.follow(.spawn(1, spec))))
@@ -116,7 +117,7 @@ struct HostRulesFacesTests {
 
     @Test func theStopTerminatesEveryFollow() throws {
         var (host, _, _) = try Self.following()
-        let actions = host.handle(.signal(.terminate))
+        let actions = host.handleTurn(.signal(.terminate))
         #expect(actions.contains(.follow(.terminate(1))))
         let runner = try #require(actions.firstIndex(of: .stop(.stopActions)))
         let plugins = try #require(actions.firstIndex { if case .stop(.stopPlugins) = $0 { true } else { false } })
@@ -138,15 +139,15 @@ struct HostRulesFacesTests {
         var edited = host.live.committed.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let reloaded = host.live.advance(layout: edited, source: SnapshotSource(file: "default.yaml", crc32: 1, bytes: 1), edits: [])
-        let first = host.handle(.committed(reloaded, written: nil))
+        let first = host.handleTurn(.committed(reloaded, written: nil))
         #expect(first.filter { $0 == .followCommittedAfterReplies }.count == 1)
         #expect(!first.contains { if case .follow = $0 { true } else { false } }, "nothing follows before the replies")
         try edited.set(page: 0, index: 7, button: R.later)
-        let second = host.handle(.committed(host.live.advance(layout: edited, edits: []), written: nil))
+        let second = host.handleTurn(.committed(host.live.advance(layout: edited, edits: []), written: nil))
         #expect(!second.contains(.followCommittedAfterReplies), "one follow is owed for the turn already")
         // The later commit was only an edit; the reload before it still restarts the follows.
-        #expect(host.handle(.followCommitted).contains(.follow(.terminate(1))))
-        #expect(host.handle(.followCommitted) == [])
+        #expect(host.handleTurn(.followCommitted).contains(.follow(.terminate(1))))
+        #expect(host.handleTurn(.followCommitted) == [])
     }
 
     @Test func anEditsCommitIsFollowedWithoutRestartingTheFollows() throws {
@@ -155,7 +156,7 @@ struct HostRulesFacesTests {
         var edited = state.layout
         try edited.set(page: 0, index: 6, button: R.later)
         let next = host.live.advance(layout: edited, edits: [])
-        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
+        _ = host.handleTurn(.pluginsStarted(PluginCatalog(), folders: []))
         // Talk's plugin is told nothing: its buttons did not change.
         #expect(R.committed(&host, next) == [])
         #expect(host.live.committed == next)
@@ -163,7 +164,7 @@ struct HostRulesFacesTests {
 
     @Test func anotherProfilesCommitGoesToThePlugins() throws {
         var host = try R.host()
-        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
+        _ = host.handleTurn(.pluginsStarted(PluginCatalog(), folders: []))
         let layout = try Fixture.layout(["S"])
         let next = host.live.advance(layout: layout, profile: "stream", edits: [])
         let actions = R.committed(&host, next)
@@ -173,8 +174,8 @@ struct HostRulesFacesTests {
 
     @Test func aFaceOfAButtonTheCommitRemovedIsCleared() throws {
         var host = try R.host()
-        _ = host.handle(Self.setFace(0, 0, title: "Home"))
-        _ = host.handle(.timerFired(.faceFrame))
+        _ = host.handleTurn(Self.setFace(0, 0, title: "Home"))
+        _ = host.handleTurn(.timerFired(.faceFrame))
         let layout = try Fixture.layout(["Other"])
         let next = host.live.advance(layout: layout, edits: [])
         _ = R.committed(&host, next)

@@ -38,12 +38,12 @@ struct HostRulesInboxTests {
     @Test(arguments: pressResults)
     func aPluginPressResultIsThePressesActionEvent(_ result: PluginPressResult, _ expected: [HostAction]) throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.pressResult(Self.press(), result))) == expected)
+        #expect(host.handleTurn(.plugin(.pressResult(Self.press(), result))) == expected)
     }
 
     @Test func aPressWithNoPluginManagerIsUnavailableBecauseTheHostStops() throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.pressWithoutManager(Self.press(phase: .up)))) == [
+        #expect(host.handleTurn(.plugin(.pressWithoutManager(Self.press(phase: .up)))) == [
             .perform(.event(.action(page: 0, index: 4, button: "Talk", action: "plugin", outcome: .pluginUnavailable(plugin: "talk"),
                                     by: R.kim))),
             .log(.warning, "'Talk' (plugin) could not reach plugin 'talk': it is stopping with the host"),
@@ -52,13 +52,13 @@ struct HostRulesInboxTests {
 
     @Test func aPressResultForAButtonThatIsNoPluginButtonDoesNothing() throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.pressResult(Self.press(R.term), .delivered))) == [])
-        #expect(host.handle(.plugin(.pressWithoutManager(Self.press(R.term)))) == [])
+        #expect(host.handleTurn(.plugin(.pressResult(Self.press(R.term), .delivered))) == [])
+        #expect(host.handleTurn(.plugin(.pressWithoutManager(Self.press(R.term)))) == [])
     }
 
     @Test func aFinishedRunIsItsActionEvent() throws {
         var host = try R.host()
-        #expect(host.handle(.actionFinished(Self.press(R.term), .exited(status: 2)))
+        #expect(host.handleTurn(.actionFinished(Self.press(R.term), .exited(status: 2)))
             == Self.ended(.exited(status: 2), .warning, "'Term' (run) exited with status 2", button: R.term))
     }
 
@@ -72,25 +72,25 @@ struct HostRulesInboxTests {
     @Test(arguments: watchNews)
     func theFolderWatchsNewsIsLoggedOrNoted(_ news: FolderWatchNews, _ expected: HostAction) throws {
         var host = try R.host()
-        #expect(host.handle(.folderWatch(news)) == [expected])
+        #expect(host.handleTurn(.folderWatch(news)) == [expected])
     }
 
     @Test func aComponentsLineIsLoggedAsItSaid() throws {
         var host = try R.host()
-        #expect(host.handle(.log(.error, "could not watch the follow of `date`")) == [.log(.error, "could not watch the follow of `date`")])
+        #expect(host.handleTurn(.log(.error, "could not watch the follow of `date`")) == [.log(.error, "could not watch the follow of `date`")])
     }
 
     @Test func progressBeforeTheStopIsNotRemembered() throws {
         var host = try R.host()
-        #expect(host.handle(.stopProgress(pluginsStopped: true)) == [])
-        _ = host.handle(.signal(.terminate))
-        #expect(host.handle(.timerFired(.stopDeadline)) == [
+        #expect(host.handleTurn(.stopProgress(pluginsStopped: true)) == [])
+        _ = host.handleTurn(.signal(.terminate))
+        #expect(host.handleTurn(.timerFired(.stopDeadline)) == [
             .log(.warning, "plugins are still stopping; they are killed as the host exits"), .stop(.stopLoop),
         ])
     }
 
     @Test func aFaceFrameBeforeAnyChangeSendsNothingAndArmsNothing() throws {
         var host = try R.host()
-        #expect(host.handle(.timerFired(.faceFrame)) == [])
+        #expect(host.handleTurn(.timerFired(.faceFrame)) == [])
     }
 }

@@ -28,14 +28,14 @@ struct HostRulesPluginEventsTests {
     func everyStatusAPluginReachesIsAnEventAtOnce(_ status: PluginStatus) throws {
         var host = try R.host()
         let before = host.live.head
-        #expect(host.handle(.plugin(.status(status))) == [.perform(.event(.plugin(status)))])
+        #expect(host.handleTurn(.plugin(.status(status))) == [.perform(.event(.plugin(status)))])
         #expect(host.live.head == before && host.faces.current.isEmpty)
     }
 
     @Test(arguments: LogLevel.allCases)
     func aPluginsLogLineKeepsItsLevel(_ level: LogLevel) throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.log(level, "plugin 'noisy' sent a line the host cannot use"))) == [
+        #expect(host.handleTurn(.plugin(.log(level, "plugin 'noisy' sent a line the host cannot use"))) == [
             .log(level, "plugin 'noisy' sent a line the host cannot use"),
         ])
     }
@@ -43,16 +43,16 @@ struct HostRulesPluginEventsTests {
     @Test func aTitleTakenBackTellsBothLevelsTheName() throws {
         var host = try R.host()
         let slot = DeckSlot(page: 0, index: 4)
-        _ = host.handle(.plugin(.title(slot, "up 120")))
-        _ = host.handle(R.frameEnded)
-        #expect(host.handle(.plugin(.title(slot, nil))) == [
+        _ = host.handleTurn(.plugin(.title(slot, "up 120")))
+        _ = host.handleTurn(R.frameEnded)
+        #expect(host.handleTurn(.plugin(.title(slot, nil))) == [
             .face(.sendFace(ButtonFace(page: 0, index: 4))), .face(.sendTitle(slot, nil)), R.frameAsked,
         ])
     }
 
     @Test func aTitleForASlotTheLayoutEmptiedIsLogged() throws {
         var host = try R.host()
-        #expect(host.handle(.plugin(.title(DeckSlot(page: 0, index: 7), "holding 0.5 s"))) == [
+        #expect(host.handleTurn(.plugin(.title(DeckSlot(page: 0, index: 7), "holding 0.5 s"))) == [
             .log(.warning, "a plugin: slot 0/7 is empty; a face needs a button"),
         ])
     }
@@ -60,16 +60,16 @@ struct HostRulesPluginEventsTests {
     @Test func titlesOfManyPressesWithinAFrameSendTheNewestOnce() throws {
         var host = try R.host()
         let slot = DeckSlot(page: 0, index: 4)
-        _ = host.handle(.plugin(.title(slot, "down 1")))
-        for count in 2...120 { #expect(host.handle(.plugin(.title(slot, "up \(count)"))) == []) }
-        #expect(host.handle(R.frameEnded) == HostRulesFacesTests.shownAtOnce(0, 4, "up 120"))
+        _ = host.handleTurn(.plugin(.title(slot, "down 1")))
+        for count in 2...120 { #expect(host.handleTurn(.plugin(.title(slot, "up \(count)"))) == []) }
+        #expect(host.handleTurn(R.frameEnded) == HostRulesFacesTests.shownAtOnce(0, 4, "up 120"))
     }
 
     /// `deckctl reload; deckctl status`: the reply is behind the plugins applied.
     @Test func aReloadAppliesThePluginsBeforeItsReply() throws {
         var host = try R.serving(["default.yaml": deskYAML])
-        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
-        let job = try Reload.scan(host.handle(.request(R.control, R.message(.reload))))
+        _ = host.handleTurn(.pluginsStarted(PluginCatalog(), folders: []))
+        let job = try Reload.scan(host.handleTurn(.request(R.control, R.message(.reload))))
         let plugins = PluginCatalog()
         let actions = Reload.finished(&host, job, host.catalog, plugins: plugins)
         #expect(actions == [
@@ -84,11 +84,11 @@ struct HostRulesPluginEventsTests {
 
     @Test func aFolderThatCannotBeReadStillAppliesThePlugins() throws {
         var host = try R.host()
-        _ = host.handle(.pluginsStarted(PluginCatalog(), folders: []))
-        let job = try Reload.scan(host.handle(.signal(.hangUp)))
+        _ = host.handleTurn(.pluginsStarted(PluginCatalog(), folders: []))
+        let job = try Reload.scan(host.handleTurn(.signal(.hangUp)))
         let plugins = PluginCatalog()
         let error = DeckProfilesError.unreadableFolder(path: "/layouts", reason: "Permission denied")
-        #expect(host.handle(.diskFinished(job.id, .scanned(LayoutScan(profiles: .failure(error), plugins: plugins)))) == [
+        #expect(host.handleTurn(.diskFinished(job.id, .scanned(LayoutScan(profiles: .failure(error), plugins: plugins)))) == [
             .applyPlugins(plugins), .log(.info, "reloaded the plugins: none"), .log(.error, "could not reload the profiles: \(error)"),
         ])
     }
@@ -101,8 +101,8 @@ struct HostRulesPluginEventsTests {
     func aScanThatFinishesWhileStoppingAppliesNoPlugins(_ asker: Asker) throws {
         var host = try R.host()
         let input: HostInput = asker == .sighup ? .signal(.hangUp) : .request(R.control, R.message(.reload))
-        let job = try Reload.scan(host.handle(input))
-        _ = host.handle(.signal(.terminate))
+        let job = try Reload.scan(host.handleTurn(input))
+        _ = host.handleTurn(.signal(.terminate))
         let actions = Reload.finished(&host, job, host.catalog, plugins: PluginCatalog())
         #expect(!actions.contains { if case .applyPlugins = $0 { true } else { false } })
         #expect(actions.count == 1 && R.commit(actions) != nil)
@@ -112,9 +112,9 @@ struct HostRulesPluginEventsTests {
     /// save, never makes it give up.
     @Test func aSighupScanIsNeverSuperseded() throws {
         var host = try R.host()
-        let first = try Reload.scan(host.handle(.signal(.hangUp)))
-        _ = host.handle(.profilesChanging)
-        let second = try Reload.scan(host.handle(.signal(.hangUp)))
+        let first = try Reload.scan(host.handleTurn(.signal(.hangUp)))
+        _ = host.handleTurn(.profilesChanging)
+        let second = try Reload.scan(host.handleTurn(.signal(.hangUp)))
         let catalog = Reload.catalog([try Reload.file("default", ["A"])])
         #expect(R.commit(Reload.finished(&host, first, catalog))?.writeReason == "reload")
         #expect(Reload.finished(&host, second, catalog) == [.commit(Commit(Outcome([])))])
@@ -123,7 +123,7 @@ struct HostRulesPluginEventsTests {
 
     @Test func restartWithResetIsAskedOfTheShell() throws {
         var host = try R.host()
-        #expect(host.handle(.request(R.control, R.message(.restartPlugin(id: "talk", reset: true), id: 4))) == [
+        #expect(host.handleTurn(.request(R.control, R.message(.restartPlugin(id: "talk", reset: true), id: 4))) == [
             .restartPlugin("talk", reset: true, for: R.control, id: 4),
         ])
     }
@@ -138,8 +138,8 @@ struct HostRulesPluginEventsTests {
     /// whatever the disk says, until the deadline.
     @Test func theStopWaitsForEveryPluginUntilTheDeadline() throws {
         var host = try R.host()
-        _ = host.handle(.signal(.terminate))
-        for _ in 0..<3 { #expect(host.handle(.stopProgress(pluginsStopped: false)) == []) }
+        _ = host.handleTurn(.signal(.terminate))
+        for _ in 0..<3 { #expect(host.handleTurn(.stopProgress(pluginsStopped: false)) == []) }
         #expect(!host.shutdown.isStopped)
         #expect(R.deadlinePassedWithPluginsRunning(&host) == [
             .log(.warning, "plugins are still stopping; they are killed as the host exits"), .stop(.stopLoop),

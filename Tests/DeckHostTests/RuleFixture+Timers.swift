@@ -19,3 +19,20 @@ extension Rules {
         return host.handle(.timerFired(.stopDeadline))
     }
 }
+
+extension Rules {
+    /// The face table asks for the end of the turn a change came in.
+    static let turnEndAsked: HostAction = .armTimer(.faceFrame, after: .zero)
+}
+
+extension HostState {
+    /// `input`, then the end of its turn when the face table asked for one
+    /// (the loop fires a zero-delay timer once the wake-up's events are
+    /// handled): what goes out in the turn the input came in.
+    mutating func handleTurn(_ input: HostInput) -> [HostAction] {
+        var actions = handle(input)
+        guard let asked = actions.firstIndex(of: Rules.turnEndAsked) else { return actions }
+        actions.remove(at: asked)
+        return actions + handle(Rules.frameEnded)
+    }
+}

@@ -7,7 +7,8 @@ import Synchronization
 
 /// A plugin's way to talk to the host: ``setTitle(_:for:)``, ``setState(_:for:)``,
 /// ``setImage(_:for:)``, ``showAlert(for:)``, ``showOk(for:)``, ``log(_:level:)``
-/// and ``send(_:)`` write one line each to the plugin's standard output.
+/// and ``send(_:)-(PluginMessage)`` write one line each to the plugin's
+/// standard output; ``send(_:)-([PluginMessage])`` writes several at once.
 ///
 /// Safe from any thread (a plugin may update titles from a timer): each line
 /// goes out in one locked write, so lines never interleave. When the host has
@@ -40,10 +41,20 @@ public final class PluginConnection: Sendable {
     /// Sends one message. Returns false when the host is gone.
     @discardableResult
     public func send(_ message: PluginMessage) -> Bool {
-        let line = message.line()
+        send([message])
+    }
+
+    /// Sends `messages` in one write, so the host reads them together and
+    /// shows what they change as one face: a new state and its title, never
+    /// the state under the old title for a frame (docs/faces.md,
+    /// "Coalescing"; up to 4 KiB of lines reach the host in one read).
+    /// Returns false when the host is gone.
+    @discardableResult
+    public func send(_ messages: [PluginMessage]) -> Bool {
+        let lines = messages.flatMap { $0.line() }
         return state.withLock { state in
             guard !state.broken else { return false }
-            if !Self.writeAll(line, to: output) { state.broken = true }
+            if !Self.writeAll(lines, to: output) { state.broken = true }
             return !state.broken
         }
     }

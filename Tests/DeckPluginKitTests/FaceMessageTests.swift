@@ -1,6 +1,9 @@
 import DeckModel
 import DeckPluginKit
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The face messages of docs/faces.md §3: targets, exact bytes, round trips,
 /// and what a broken one becomes.
@@ -112,5 +115,36 @@ import Testing
         #expect(ButtonTarget.slot(page: 2, index: 5).matches(button))
         #expect(!ButtonTarget.slot(page: 5, index: 2).matches(button))
         #expect(button.target == .slot(page: 2, index: 5) && button.reference.target == button.target)
+    }
+}
+
+/// `send(_:)` with several messages: one write, so one read on the host's side
+/// takes them all and the host shows them as one face (docs/faces.md, "Coalescing").
+@Suite struct SeveralMessagesInOneWriteTests {
+    @Test func theLinesGoOutInOneWriteAndOneReadTakesThemAll() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let connection = PluginConnection(output: ends[1])
+        let messages: [PluginMessage] = [.setState(target: .slot(page: 0, index: 1), state: "muted"),
+                                         .setTitle(target: .slot(page: 0, index: 1), title: "Mic: off")]
+        #expect(connection.send(messages))
+        #expect(connection.send([PluginMessage]()), "nothing to send is no failure")
+        close(ends[1])
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(ends[0], &buffer, buffer.count)
+        #expect(Array(buffer.prefix(max(count, 0))) == messages.flatMap { $0.line() })
+        #expect(read(ends[0], &buffer, buffer.count) == 0, "nothing more: both lines came in the one read")
+    }
+
+    @Test func aHostGoneMakesItFalse() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        signal(SIGPIPE, SIG_IGN)
+        let connection = PluginConnection(output: ends[1])
+        #expect(!connection.send([.log(level: .info, message: "a"), .log(level: .info, message: "b")]))
+        #expect(!connection.isConnected)
     }
 }

@@ -4,12 +4,15 @@ extension MediaRunner {
     /// Sends the fields of `face` that differ from `previous` (all of them when it is nil).
     func show(_ face: MediaState.Face, at slot: MediaState.Slot, previous: MediaState.Face?) {
         let target = ButtonTarget.slot(page: slot.page, index: slot.index)
+        var messages: [PluginMessage] = []
         if previous == nil || previous?.state != face.state {
-            plugin.setState(face.state, for: target)
+            messages.append(.setState(target: target, state: face.state))
         }
         if previous == nil || previous?.title != face.title {
-            plugin.setTitle(face.title, for: target)
+            messages.append(.setTitle(target: target, title: face.title))
         }
+        // In one write: devices see the new state with its title, not under the old one for a frame.
+        if !messages.isEmpty { plugin.send(messages) }
         if previous == nil || previous?.art != face.art {
             perform(art.show(face.art, at: slot))
         }

@@ -246,6 +246,25 @@ class Host:
         return self.log.read_text(errors="replace")
 
 
+def install_script_plugin(root, plugin_id, on_hello="", on_tap=""):
+    """Installs under root/plugins a Python plugin `plugin_id` that runs `on_hello` (code, one
+    statement a line) before it says ready, `on_tap` on a tap (`event` is the press), and exits
+    at shutdown. Returns its folder."""
+    def body(code):
+        return textwrap.indent(textwrap.dedent(code).strip() or "pass", " " * 8)
+    folder = root / "plugins" / plugin_id
+    folder.mkdir(parents=True)
+    (folder / "plugin").write_text(
+        "#!/usr/bin/env python3\nimport json, os, sys\nfor line in sys.stdin:\n    event = json.loads(line)\n"
+        "    if event.get(\"event\") == \"hello\":\n" + body(on_hello) + "\n"
+        "        print(json.dumps({\"type\": \"ready\"}), flush=True)\n"
+        "    elif event.get(\"event\") == \"press\" and event.get(\"phase\") == \"tap\":\n" + body(on_tap) + "\n"
+        "    elif event.get(\"event\") == \"shutdown\":\n        sys.exit(0)\n")
+    os.chmod(folder / "plugin", 0o755)
+    (folder / "plugin.yaml").write_text(f"id: {plugin_id}\nexec: [./plugin]\n")
+    return folder
+
+
 @pytest.fixture
 def tmp_root():
     d = Path(tempfile.mkdtemp(prefix="deck-e2e-"))

@@ -7,7 +7,7 @@ import json
 import os
 import time
 
-from conftest import get, parse_http
+from conftest import get, install_script_plugin, parse_http
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(40)
 
@@ -127,31 +127,17 @@ def test_plugin_faces_reach_each_level_its_way(deck, tmp_root):
 
 # On a press, a new state and a new title for the pressed button, written back to back in one
 # write(), as a plugin that prints both and flushes once does.
-TOGETHER = """\
-#!/usr/bin/env python3
-import json, os, sys
-for line in sys.stdin:
-    event = json.loads(line)
-    if event.get("event") == "hello":
-        print(json.dumps({"type": "ready"}), flush=True)
-    elif event.get("event") == "press" and event.get("phase") == "tap":
-        b = event["button"]
-        lines = [{"type": "setState", "page": b["page"], "index": b["index"], "state": "muted"},
-                 {"type": "setTitle", "page": b["page"], "index": b["index"], "title": "Mic: off"}]
-        os.write(1, "".join(json.dumps(m) + "\\n" for m in lines).encode())
-    elif event.get("event") == "shutdown":
-        sys.exit(0)
+TOGETHER = """
+b = event["button"]
+lines = [{"type": "setState", "page": b["page"], "index": b["index"], "state": "muted"},
+         {"type": "setTitle", "page": b["page"], "index": b["index"], "title": "Mic: off"}]
+os.write(1, "".join(json.dumps(m) + "\\n" for m in lines).encode())
 """
 
 
 def test_a_state_and_a_title_read_together_go_out_as_one_face(deck, tmp_root):
     """Sent one at a time, a device drew the new state under the old title for a frame (an audit's finding)."""
-    root = tmp_root / "host1"
-    folder = root / "plugins" / "facer"
-    folder.mkdir(parents=True)
-    (folder / "plugin").write_text(TOGETHER)
-    os.chmod(folder / "plugin", 0o755)
-    (folder / "plugin.yaml").write_text("id: facer\nexec: [./plugin]\n")
+    install_script_plugin(tmp_root / "host1", "facer", on_tap=TOGETHER)
     host = deck(yaml=LAYOUT)
     device = host.tcp(hello=False)
     hello(device, 8, "modern")

@@ -1,8 +1,9 @@
 """docs/plugins.md: a plugin's state folder, named to it in DECK_PLUGIN_STATE, is the host's
 <state>/plugins/<id> even when deckd was given a relative --state (as `make run` does):
 the plugin runs in its own folder, where a relative name would point somewhere else."""
-import os
 import time
+
+from conftest import install_script_plugin
 
 LAYOUT = """\
 pages:
@@ -10,30 +11,18 @@ pages:
       0: {name: Probe, action: {plugin: probe, command: go}}
 """
 
-# At its hello, writes where it was told its state lives into that folder, then is ready.
-PLUGIN = """\
-#!/usr/bin/env python3
-import json, os, sys
-for line in sys.stdin:
-    event = json.loads(line)
-    if event.get("event") == "hello":
-        folder = os.environ["DECK_PLUGIN_STATE"]
-        with open(os.path.join(folder, "told.new"), "w") as f:
-            f.write(folder)
-        os.rename(os.path.join(folder, "told.new"), os.path.join(folder, "told"))
-        print(json.dumps({"type": "ready"}), flush=True)
-    elif event.get("event") == "shutdown":
-        sys.exit(0)
+# At its hello, writes where it was told its state lives into that folder.
+AT_HELLO = """
+folder = os.environ["DECK_PLUGIN_STATE"]
+with open(os.path.join(folder, "told.new"), "w") as f:
+    f.write(folder)
+os.rename(os.path.join(folder, "told.new"), os.path.join(folder, "told"))
 """
 
 
 def test_a_relative_state_folder_is_named_to_the_plugin_as_the_hosts_own(deck, tmp_root):
     root = tmp_root / "host1"
-    folder = root / "plugins" / "probe"
-    folder.mkdir(parents=True)
-    (folder / "plugin").write_text(PLUGIN)
-    os.chmod(folder / "plugin", 0o755)
-    (folder / "plugin.yaml").write_text("id: probe\nexec: [./plugin]\n")
+    folder = install_script_plugin(root, "probe", on_hello=AT_HELLO)
     host = deck(yaml=LAYOUT, relative_state=True)
     told = root / "state" / "plugins" / "probe" / "told"
     deadline = time.time() + 20

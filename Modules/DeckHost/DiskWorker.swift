@@ -83,6 +83,18 @@ final class DiskWorker: Sendable {
         }
     }
 
+    /// At start: a newest generation recovered from the journal after a
+    /// crash is a record only. It gets its file once the disk is idle, as
+    /// after any write, so that plain tools find the newest layout (PROFILE.md
+    /// §6) and so does a deckd from before the journal, which reads files
+    /// only: going back to one after a crash resumed an older file and
+    /// silently lost the edits after it (an upgrade audit's finding).
+    func checkpointWhenIdle() {
+        queue.async { [store] in
+            if !store.newestGenerationsHaveFiles { self.wroteJustNow() }
+        }
+    }
+
     /// Notes a write; schedules one idle check unless one is pending (a
     /// burst keeps one timer, not one per batch).
     private func wroteJustNow() {

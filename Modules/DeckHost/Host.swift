@@ -125,6 +125,7 @@ public enum Host {
             throw .runtime(error.description)
         }
         let disk = DiskWorker(store: store)
+        disk.checkpointWhenIdle()
         let runner = BuiltinActionRunner(logger: logger, opener: configuration.opener, environment: environment,
                                          maximumRunning: configuration.maxRunningActions,
                                          maximumQueued: configuration.maxQueuedActions)

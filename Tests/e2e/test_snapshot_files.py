@@ -1,10 +1,12 @@
 """PROFILE.md §5–§6 and docs/snapshots.md as a person's scripts meet them: each command of a `deckctl` script
 has its generation as a plain `.json.gz` file when its `ok` arrives, also while another program loads the disk;
 and the live layout exported over its file adopts the device edits instead of dropping them."""
+import gzip
 import json
 import os
 import signal
 import subprocess
+import time
 
 LAYOUT = """\
 pages:
@@ -57,3 +59,35 @@ def test_the_live_layout_exported_over_the_file_adopts_the_edits(deck):
     assert "dropped" not in log, log[-2000:]
     assert "the file holds the 3 device edits made since it was last loaded" in log
     assert "notices" not in json.loads(host.ctl("--json", "status").stdout.splitlines()[0])
+
+
+def test_a_generation_recovered_from_the_journal_gets_its_file_after_the_start(deck):
+    """After a kill -9 in a burst, the newest acknowledged generation is a journal record only. It got
+    its file only at a clean stop or after the next edit, so a deckd from before the journal (which reads
+    files only), started on the folder after the crash, resumed an older layout and the edits after it
+    were lost without a word (an upgrade audit's finding). The start writes it once the disk is idle."""
+    host = deck(yaml=LAYOUT, extra=["--no-web"])
+    folder = host.root / "state" / "snapshots" / "default"
+    device = host.tcp()
+    revision = device.welcome["revision"]
+    files_button = device.welcome["layout"]["pages"][0]["buttons"][0]
+    for i in range(40):  # a burst: each edit follows its ok at once, so they stay records
+        frm, to = (0, 1) if i % 2 == 0 else (1, 0)
+        reply = device.request({"type": "moveButton", "fromPage": 0, "fromIndex": frm, "toPage": 0, "toIndex": to,
+                                 "button": files_button})
+        assert reply["type"] == "ok", reply
+    host.proc.kill()  # before the burst's idle checkpoint (50 ms)
+    host.proc.wait()
+    files = set(os.listdir(folder))
+    host.log.rename(host.log.with_suffix(".before-kill"))  # start() waits for a ready line in a new log
+    host.start()
+    [newest] = json.loads(host.ctl("--json", "snapshots").stdout.splitlines()[0])["snapshots"][:1]
+    assert newest["revision"] == revision + 40, newest
+    name = "%010d.json.gz" % newest["generation"]
+    assert name not in files, "the kill came after the burst's own checkpoint: nothing to test"
+    deadline = time.time() + 10
+    while name not in os.listdir(folder):
+        assert time.time() < deadline, sorted(os.listdir(folder))
+        time.sleep(0.02)
+    with gzip.open(folder / name) as f:
+        assert json.load(f)["revision"] == revision + 40

@@ -81,6 +81,10 @@ import Testing
         // Shape of the file
         ("", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
         ("# only a comment\n", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
+        // A document marker alone: the problem of the whole file was placed at 2:1, past the end (a fuzz finding).
+        ("---", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
+        ("---\n", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
+        ("--- ~\n", ["1:1: the file is empty; a plugin manifest needs at least id: and exec:"]),
         ("- id: x\n", ["1:1: a plugin manifest must be a mapping with id, name, version, protocol, exec and commands, not a list"]),
         ("id: x\nexec: [run\n", ["2:11: unclosed bracket: a ']' is missing here to close the '[' at column 7 (YAML syntax)",
                                  "3:1: note: the YAML parser stopped here: did not find expected ',' or ']', while parsing a flow sequence that starts at line 2, column 7"]),

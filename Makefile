@@ -137,6 +137,11 @@ WEB ?= 127.0.0.1:7532
 # More deckd options for make run, e.g. DECKD_ARGS="--tls auto" to encrypt what phones send (docs/security.md).
 DECKD_ARGS ?=
 WEB_SCHEME := $(if $(findstring --tls,$(DECKD_ARGS)),https,http)
+# What to open on this machine: a listener on every address (0.0.0.0, [::]) is reached at 127.0.0.1,
+# whose page is trusted without a token (docs/security.md); the bind address itself is no page's name.
+WEB_PORT := $(lastword $(subst :, ,$(WEB)))
+WEB_HERE := $(if $(filter 0.0.0.0:% [::]:%,$(WEB)),127.0.0.1:$(WEB_PORT),$(WEB))
+DEVICE_PORT_NOTE := $(if $(findstring --tls,$(DECKD_ARGS)), (TLS),)
 
 ## run: build deckd and deckctl, then start the host on the repo's layouts/ and plugins/ (and your own plugins folder), state in ./.state/ (Ctrl-C stops it)
 run: setup
@@ -148,7 +153,7 @@ run: setup
 	$(SWIFT) build --product deck-plugin-sound
 	$(SWIFT) build --product deck-plugin-obs
 	@install -d -m 700 .state && chmod 700 .state
-	@echo "make run: open $(WEB_SCHEME)://$(WEB)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531; control socket $(CURDIR)/.state/control.sock"
+	@echo "make run: open $(WEB_SCHEME)://$(WEB_HERE)/ in a browser (the web deck; deckctl pair NAME gives a phone its link); devices connect to 127.0.0.1:7531$(DEVICE_PORT_NOTE); control socket $(CURDIR)/.state/control.sock"
 	@echo "make run: try  .build/debug/deckctl --control .state/control.sock status  (or socat - UNIX-CONNECT:.state/control.sock)"
 	"$$($(SWIFT) build --show-bin-path)/deckd" --layouts layouts --state .state \
 		--listen 127.0.0.1:7531 --web $(WEB) --web-root Apps/web --control "$(CURDIR)/.state/control.sock" \
@@ -252,6 +257,8 @@ uninstall:
 	@for d in $(sort $(dir $(INSTALLED_PLUGIN_FILES))); do rmdir "$(DESTDIR)$(PLUGIN_DIR)/$$d" 2>/dev/null || true; done
 	@rmdir "$(DESTDIR)$(PLUGIN_DIR)" 2>/dev/null || true
 	rm -rf "$(DESTDIR)$(WEB_DIR)"
+	@# share/deckd, which install made for the two above, when nothing else is in it.
+	@rmdir "$(DESTDIR)$(PREFIX)/share/deckd" 2>/dev/null || true
 	@if [ -z "$(DESTDIR)" ]; then systemctl --user daemon-reload >/dev/null 2>&1 || true; fi
 
 ## fuzz: build the fuzz targets (one libFuzzer + ASan binary, .build-fuzz/debug/deck-fuzz), then run each for FUZZ_SECONDS (default 60) at low priority;

@@ -53,6 +53,14 @@ enum AtomicFile {
     }
 
     private static func failure(_ path: String) -> DeckctlError {
-        .failed("cannot write '\(path)': \(String(cString: strerror(errno)))")
+        let code = errno
+        let reason = String(cString: strerror(code))
+        // What to do next, for the two a person meets: a folder not made yet, a folder not theirs.
+        let next = switch code {
+        case ENOENT: "; make the folder first, or give a path in one that exists"
+        case EACCES, EPERM, EROFS: "; give a path in a folder you can write"
+        default: ""
+        }
+        return .failed("cannot write '\(path)': \(reason)\(next)")
     }
 }

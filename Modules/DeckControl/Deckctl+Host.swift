@@ -119,6 +119,10 @@ extension Deckctl {
                 "again replaces the token; 'deckctl unpair NAME' revokes it.")
         if let offer, let link = offer.link {
             run.say("Pairing link (good once, until \(offer.expires)):", "  \(Label.clean(link))")
+            if Self.opensHereOnly(link) {
+                run.say("It opens on this machine only: the web deck listens on loopback. To pair a phone, serve the",
+                        "network (deckd --web 0.0.0.0:7532, or make run WEB=0.0.0.0:7532) and pair again.")
+            }
             let drawQR = run.parsed[C.qr] || (run.console.interactive && !run.parsed[C.noQR])
             if drawQR, !run.json, let matrix = QRMatrix(link) {
                 run.say([""] + TerminalQR.lines(for: matrix) + ["", "Scan it with the phone's camera to open the deck paired as '\(Label.clean(paired))'."])
@@ -143,6 +147,18 @@ extension Deckctl {
     }
 
     // MARK: Helpers
+
+    /// Whether `link` names a loopback host (`127.0.0.1`, `localhost`, `[::1]`): a phone that scans it
+    /// reaches itself, not this machine.
+    static func opensHereOnly(_ link: String) -> Bool {
+        guard let start = link.range(of: "://")?.upperBound else { return false }
+        let rest = link[start...]
+        let authority = rest.prefix { $0 != "/" && $0 != "#" && $0 != "?" }
+        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst())
+            : String(authority.prefix { $0 != ":" })
+        let loopbackIPv4 = host.hasPrefix("127.") && host.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        return host == "localhost" || host.hasSuffix(".localhost") || loopbackIPv4 || host == "::1"
+    }
 
     static func hostStatus(_ run: Invocation) throws(DeckctlError) -> HostStatus {
         let reply = try run.connect().request(.status)

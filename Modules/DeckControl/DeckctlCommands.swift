@@ -19,6 +19,10 @@ enum DeckctlCommands {
     static let profileNames = CompletionKind.tool(["profiles", "--names"])
 
     static func notNegative(_ value: Int) -> String? { value >= 0 ? nil : "must be 0 or more (pages and slots count from 0)" }
+    /// A name the host would refuse empty: a usage error here, in deckctl's words, not the host's.
+    static func notBlank(_ value: String) -> String? {
+        value.allSatisfy(\.isWhitespace) ? "must not be empty" : nil
+    }
 
     // MARK: Commands
 
@@ -54,7 +58,8 @@ enum DeckctlCommands {
         discussion: "Lists the profiles in the host's layouts folder: name, file, pages and buttons; * marks the live one.",
         options: [names])
 
-    static let profileName = Argument<String>("NAME", help: "the profile's name (see 'deckctl profiles')", completion: profileNames)
+    static let profileName = Argument<String>("NAME", help: "the profile's name (see 'deckctl profiles')", completion: profileNames,
+                                              validate: notBlank)
     static let use = CommandSpec(
         "use", summary: "switches the live layout to a profile", arguments: [profileName],
         examples: [Example("deckctl use streaming", "show the streaming profile on every device")])
@@ -129,7 +134,7 @@ enum DeckctlCommands {
                            "keep the edits made on the devices in the profile file"),
                    Example("deckctl export --profile streaming > streaming.yaml", "another profile's layout")])
 
-    static let deviceName = Argument<String>("NAME", help: "the device's name, as its app will say it in hello")
+    static let deviceName = Argument<String>("NAME", help: "the device's name, as its app will say it in hello", validate: notBlank)
     static let qr = Flag("qr", help: "draw the pairing link's QR code even when standard output is not a terminal")
     static let noQR = Flag("no-qr", help: "leave the QR code out")
     static let pair = CommandSpec(
@@ -152,8 +157,8 @@ enum DeckctlCommands {
 
     static let plugins = CommandSpec(
         "plugins", summary: "the plugins, their state and problems",
-        discussion: "Lists every plugin the host found: its state (running, starting, restarting, failed, stopped, "
-            + "unavailable), the pid of its process, how often it was restarted, how its last process ended, "
+        discussion: "Lists every plugin the host found: its state (running, starting, stopping, restarting, failed, "
+            + "stopped, unavailable), the pid of its process, how often it was restarted, how its last process ended, "
             + "and every problem of the plugin manifests as FILE:LINE:COLUMN: message. The last column is the "
             + "plugin's own word on how it is doing while it runs (the obs plugin: connected, unauthorised or "
             + "unreachable, and OBS's version). With PLUGIN, only that plugin. With PLUGIN and --reset, the "
@@ -198,7 +203,7 @@ enum DeckctlCommands {
         "check", summary: "validates profile files without a running host",
         discussion: """
             Checks profile files without a running host and prints every problem as FILE:LINE:COLUMN: message \
-            (with --json, one {"file","line","column","message"} object per line), or FILE: ok for a good file. \
+            (with --json, one {"file","line","column","message"} object per line), or, at a terminal, FILE: ok for a good file. \
             Files of one folder that share a profile name are a problem, as the host would refuse one of them. \
             The settings of plugin buttons are checked against what the plugins' manifests declare (unknown \
             settings, wrong types, missing required ones, unknown key names), as deckd reports them when it loads \

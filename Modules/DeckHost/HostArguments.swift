@@ -142,7 +142,7 @@ public enum HostArguments {
                                           help: "another origin allowed to open the WebSocket (a reverse proxy's https://NAME); repeatable",
                                           repeatable: true, validate: origin)
     static let webURL = Option<String>("web-url", value: "URL",
-                                       help: "the address pairing links use (default: this machine's network address and the web port)",
+                                       help: "the address pairing links use (default: the web listener's; on 0.0.0.0 or [::], this machine's network address and the web port)",
                                        validate: url)
     static let webRoot = Option<String>("web-root", value: "DIR",
                                         help: "the web app's files (default PREFIX/share/deckd/web beside deckd)",

@@ -44,7 +44,7 @@ public enum SnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidEntry(reason):
             return "snapshot not written: \(reason)"
         case let .notFound(profile, generation):
-            return "profile \(Self.quoted(profile)) has no snapshot generation \(generation)"
+            return "profile \(Self.quoted(profile)) has no snapshot generation \(generation); 'deckctl snapshots' lists the ones kept"
         case let .corrupt(notice):
             return notice.message
         case let .compression(reason):

@@ -36,7 +36,7 @@ struct AtomicFileTests {
         do {
             try AtomicFile.write([1], to: path)
         } catch {
-            #expect(error.description == "cannot write '\(path)': No such file or directory")
+            #expect(error.description == "cannot write '\(path)': No such file or directory; make the folder first, or give a path in one that exists")
             #expect(error.exitStatus == .refused)
         }
     }

@@ -63,6 +63,10 @@ struct DeckctlCommandLineTests {
         (["set", "0", "1", "--name", "A"],
          "deckctl: set needs one of --run, --open, --page, --profile or --plugin (what the button does); run 'deckctl set --help' for usage"),
         (["use"], "deckctl: use needs NAME; run 'deckctl use --help' for usage"),
+        // The host refused these with its protocol's words ("pair: 'name' must not be empty") and exit 1.
+        (["use", ""], "deckctl: NAME must not be empty; run 'deckctl use --help' for usage"),
+        (["pair", ""], "deckctl: NAME must not be empty; run 'deckctl pair --help' for usage"),
+        (["unpair", "  "], "deckctl: NAME must not be empty, not '  '; run 'deckctl unpair --help' for usage"),
         (["restore", "latest"], "deckctl: GENERATION must be a whole number, not 'latest'; run 'deckctl restore --help' for usage"),
         (["restore", "-1"],
          "deckctl: GENERATION must be 0 or more (a generation that 'deckctl snapshots' lists), not '-1'; run 'deckctl restore --help' for usage"),

@@ -212,7 +212,7 @@ struct DeckctlHostTests {
         let json = try deck.json("export", "--profile", "streaming")
         #expect(json.objects.first?["type"] as? String == "export" && json.objects.first?["profile"] as? String == "streaming")
         let nowhere = try deck.run("export", "-o", folder.appending("missing/x.yaml").path)
-        #expect(nowhere.status == 1 && nowhere.errLines.first?.hasSuffix(": No such file or directory") == true)
+        #expect(nowhere.status == 1 && nowhere.errLines.first?.hasSuffix(": No such file or directory; make the folder first, or give a path in one that exists") == true)
         #expect(try deck.run("export", "--profile", "nope").status == 1)
     }
 

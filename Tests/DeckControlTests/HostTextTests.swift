@@ -72,3 +72,14 @@ struct HostTextTests {
         #expect(HostText.snapshots(profile: nil, []) == ["no snapshots of the live profile yet"])
     }
 }
+
+/// `deckctl pair` on a loopback web listener says the link opens here only (a newcomer's audit).
+@Suite struct PairingLinkHostTests {
+    @Test(arguments: [("http://127.0.0.1:7532/#pair=AB12-CD34", true), ("https://localhost:7532/#pair=X", true),
+                      ("http://[::1]:7532/#pair=X", true), ("https://192.168.1.5:7532/#pair=X&fp=AA", false),
+                      ("https://deck.local/#pair=X", false), ("http://127.0.0.1.example/#pair=X", false),
+                      ("https://[fe80::1]:7532/#pair=X", false), ("no link", false)])
+    func aLoopbackLinkIsSaidToOpenHereOnly(_ link: String, _ here: Bool) {
+        #expect(Deckctl.opensHereOnly(link) == here)
+    }
+}

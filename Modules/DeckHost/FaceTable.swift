@@ -205,10 +205,10 @@ struct FaceTable: Sendable {
         do {
             try layout.checkRange(page: slot.page, index: slot.index)
         } catch {
-            return [.refuse(.outOfRange, "\(source): \(error.description)")]
+            return [.refuse(.outOfRange, error.description)]
         }
         guard let button = layout.button(page: slot.page, index: slot.index) else {
-            return [.refuse(.empty, "\(source): slot \(slot) is empty; a face needs a button")]
+            return [.refuse(.empty, "slot \(slot) is empty; a face needs a button")]
         }
         var face = self.face(slot)
         var flash: FaceFlash?
@@ -225,7 +225,7 @@ struct FaceTable: Sendable {
                 guard button.state(id) != nil else {
                     let ids = button.states.map(\.id)
                     let has = ids.isEmpty ? "it declares no states" : "its states are \(ids.joined(separator: ", "))"
-                    return [.refuse(.notFound, "\(source): button '\(button.name)' at \(slot) has no state '\(id)' (\(has)); its face is unchanged")]
+                    return [.refuse(.notFound, "button '\(button.name)' at \(slot) has no state '\(id)' (\(has)); its face is unchanged")]
                 }
                 face.state = id == button.states.first?.id ? nil : id
             case .image(let bytes):
@@ -236,7 +236,7 @@ struct FaceTable: Sendable {
                 do {
                     newImage = .some(try FaceImage(bytes: bytes))
                 } catch {
-                    return [.refuse(.invalid, "\(source): \(error.description) for button '\(button.name)' at \(slot); its face is unchanged")]
+                    return [.refuse(.invalid, "\(error.description) for button '\(button.name)' at \(slot); its face is unchanged")]
                 }
             case .flash(let kind):
                 flash = kind
@@ -249,7 +249,7 @@ struct FaceTable: Sendable {
             let freed = face.image.map { imageUses[$0.hash] == 1 ? $0.bytes.count : 0 } ?? 0
             let shown = shownImageBytes - freed
             guard shown + image.bytes.count <= Self.maximumShownImageBytes else {
-                return [.refuse(.invalid, "\(source): the buttons' images would take \(shown + image.bytes.count) bytes, more than the \(Self.maximumShownImageBytes) all faces may show at once, so the image for button '\(button.name)' at \(slot) is refused; its face is unchanged")]
+                return [.refuse(.invalid, "the buttons' images would take \(shown + image.bytes.count) bytes, more than the \(Self.maximumShownImageBytes) all faces may show at once, so the image for button '\(button.name)' at \(slot) is refused; its face is unchanged")]
             }
         }
         var actions: [FaceAction] = []

@@ -32,8 +32,11 @@ extension HostState {
         for action in faces.handle(input) {
             switch action {
             case let .refuse(code, message):
+                // A control client's reply is the sentence alone (its request named it); a log line says whose.
                 refused = (code, message)
-                if case .change(_, _, .control) = input {} else { actions.append(.log(.warning, message)) }
+                if case let .change(_, _, source) = input, !source.isControl {
+                    actions.append(.log(.warning, "\(source): \(message)"))
+                }
             case .scheduleFrame(let end):
                 actions.append(.armTimer(.faceFrame, after: end == .frame ? Self.faceFrame : .zero))
             default:

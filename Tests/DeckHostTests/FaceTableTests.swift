@@ -67,22 +67,22 @@ import Testing
             == [.sendFace(ButtonFace(page: 0, index: 0)), .scheduleFrame(.frame)], "the first state's id is state 0")
         _ = faces.handle(.frameTick)
         #expect(faces.handleTurn(.change(Self.slot0, [.title("x"), .state("shouting")], from: .plugin("sound")))
-            == [.refuse(.notFound, "plugin 'sound': button 'Mic' at 0/0 has no state 'shouting' (its states are live, muted); its face is unchanged")])
+            == [.refuse(.notFound, "button 'Mic' at 0/0 has no state 'shouting' (its states are live, muted); its face is unchanged")])
         #expect(faces.face(Self.slot0) == FaceTable.Face(), "nothing of a refused change is kept")
         #expect(faces.handleTurn(.change(Self.slot1, [.state("on")], from: .control("deckctl")))
-            == [.refuse(.notFound, "deckctl: button 'Files' at 0/1 has no state 'on' (it declares no states); its face is unchanged")])
+            == [.refuse(.notFound, "button 'Files' at 0/1 has no state 'on' (it declares no states); its face is unchanged")])
         #expect(faces.handleTurn(.change(DeckSlot(page: 0, index: 2), [.state("on")], from: .control("deckctl")))
-            == [.refuse(.empty, "deckctl: slot 0/2 is empty; a face needs a button")])
+            == [.refuse(.empty, "slot 0/2 is empty; a face needs a button")])
         #expect(faces.handleTurn(.change(DeckSlot(page: 3, index: 0), [.title("t")], from: .control("deckctl")))
-            == [.refuse(.outOfRange, "deckctl: page 3 does not exist (the layout has pages 0 to 1)")])
+            == [.refuse(.outOfRange, "page 3 does not exist (the layout has pages 0 to 1)")])
     }
 
     @Test func aControlClientsClearIsCheckedWhereAPluginsIsNot() {
         var faces = table()
         #expect(faces.handleTurn(.change(DeckSlot(page: 0, index: 2), [.clear], from: .control("deckctl")))
-            == [.refuse(.empty, "deckctl: slot 0/2 is empty; a face needs a button")])
+            == [.refuse(.empty, "slot 0/2 is empty; a face needs a button")])
         #expect(faces.handleTurn(.change(DeckSlot(page: 3, index: 0), [.clear], from: .control("deckctl")))
-            == [.refuse(.outOfRange, "deckctl: page 3 does not exist (the layout has pages 0 to 1)")])
+            == [.refuse(.outOfRange, "page 3 does not exist (the layout has pages 0 to 1)")])
         #expect(faces.handleTurn(.change(DeckSlot(page: 0, index: 1), [.clear], from: .control("deckctl"))) == [],
                 "a button with no face: nothing to clear, and no refusal")
         #expect(faces.handleTurn(.change(DeckSlot(page: 0, index: 2), [.title(nil)], from: .plugin("sound"))) == [],
@@ -100,10 +100,10 @@ import Testing
         #expect(faces.handleTurn(.change(Self.slot1, [.clear], from: .control("k"))) == [.forgetImage(hash: image.hash)])
         #expect(faces.imageHashes.isEmpty)
         #expect(faces.handleTurn(.change(Self.slot0, [.image(Array("GIF89a".utf8))], from: .plugin("sound")))
-            == [.refuse(.invalid, "plugin 'sound': the image is not PNG, JPEG or SVG (its first bytes are none of theirs) for button 'Mic' at 0/0; its face is unchanged")])
+            == [.refuse(.invalid, "the image is not PNG, JPEG or SVG (its first bytes are none of theirs) for button 'Mic' at 0/0; its face is unchanged")])
         let huge = Self.png + [UInt8](repeating: 0, count: FaceImage.maximumBytes)
         #expect(faces.handleTurn(.change(Self.slot0, [.image(huge)], from: .plugin("sound")))
-            == [.refuse(.invalid, "plugin 'sound': the image is \(huge.count) bytes, more than 262144 for button 'Mic' at 0/0; its face is unchanged")])
+            == [.refuse(.invalid, "the image is \(huge.count) bytes, more than 262144 for button 'Mic' at 0/0; its face is unchanged")])
     }
 
     /// Every `welcome` carries the images shown, inline for TCP devices: with
@@ -123,7 +123,7 @@ import Testing
         }
         #expect(faces.shownImageBytes == 3_000_000)
         let past = faces.handleTurn(.change(slot(12), [.image(image(12))], from: .plugin("art")))
-        #expect(past == [.refuse(.invalid, "plugin 'art': the buttons' images would take 3250000 bytes, more than the 3145728 all faces may show at once, so the image for button 'B12' at 0/12 is refused; its face is unchanged")])
+        #expect(past == [.refuse(.invalid, "the buttons' images would take 3250000 bytes, more than the 3145728 all faces may show at once, so the image for button 'B12' at 0/12 is refused; its face is unchanged")])
         #expect(faces.face(slot(12)) == FaceTable.Face())
         let shownAlready = faces.handleTurn(.change(slot(12), [.image(image(0))], from: .plugin("art")))
         #expect(!refused(shownAlready), "an image already shown costs nothing more")

@@ -72,7 +72,7 @@ struct HostRulesFaceRequestsTests {
     @Test func anUnknownStateIsNotFoundNamingTheButtonsStates() throws {
         var host = try Self.host()
         #expect(host.handleTurn(Self.setFace(0, 0, state: "exploded")) == [
-            R.refused(.notFound, "deckctl: button 'Backup' at 0/0 has no state 'exploded' (its states are idle, failed); its face is unchanged",
+            R.refused(.notFound, "button 'Backup' at 0/0 has no state 'exploded' (its states are idle, failed); its face is unchanged",
                       request: "setFace", by: R.control, who: R.deckctl),
         ])
         #expect(host.faces.current.isEmpty)
@@ -81,14 +81,14 @@ struct HostRulesFaceRequestsTests {
     @Test func aTitleForAnEmptySlotIsEmpty() throws {
         var host = try Self.host()
         #expect(host.handleTurn(Self.setFace(0, 5, title: "x")) == [
-            R.refused(.empty, "deckctl: slot 0/5 is empty; a face needs a button", request: "setFace", by: R.control, who: R.deckctl),
+            R.refused(.empty, "slot 0/5 is empty; a face needs a button", request: "setFace", by: R.control, who: R.deckctl),
         ])
     }
 
     @Test func aSlotOutsideThePagesIsOutOfRange() throws {
         var host = try Self.host()
         var message = ""
-        do { try host.live.committed.layout.checkRange(page: 3, index: 0) } catch { message = "deckctl: \(error.description)" }
+        do { try host.live.committed.layout.checkRange(page: 3, index: 0) } catch { message = error.description }
         #expect(!message.isEmpty)
         #expect(host.handleTurn(Self.setFace(3, 0, title: "x")) == [
             R.refused(.outOfRange, message, request: "setFace", by: R.control, who: R.deckctl),

@@ -44,8 +44,8 @@ struct HostRulesFacesTests {
     }
 
     @Test(arguments: [
-        (0, 7, ErrorCode.empty, "deckctl: slot 0/7 is empty; a face needs a button"),
-        (0, 0, .notFound, "deckctl: button 'Files' at 0/0 has no state 'on' (it declares no states); its face is unchanged"),
+        (0, 7, ErrorCode.empty, "slot 0/7 is empty; a face needs a button"),
+        (0, 0, .notFound, "button 'Files' at 0/0 has no state 'on' (it declares no states); its face is unchanged"),
     ])
     func aRefusedSetFaceIsTheErrorAndChangesNothing(_ page: Int, _ index: Int, _ code: ErrorCode, _ message: String) throws {
         var host = try R.host()

@@ -1,5 +1,6 @@
 import DeckCommandLine
 import DeckProtocol
+import DeckTransport
 
 /// The control requests (PROTOCOL.md §7): status, profiles, use, lock,
 /// unlock, reload, snapshots, restore, pair, unpair, devices.
@@ -151,13 +152,7 @@ extension Deckctl {
     /// Whether `link` names a loopback host (`127.0.0.1`, `localhost`, `[::1]`): a phone that scans it
     /// reaches itself, not this machine.
     static func opensHereOnly(_ link: String) -> Bool {
-        guard let start = link.range(of: "://")?.upperBound else { return false }
-        let rest = link[start...]
-        let authority = rest.prefix { $0 != "/" && $0 != "#" && $0 != "?" }
-        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }.dropFirst())
-            : String(authority.prefix { $0 != ":" })
-        let loopbackIPv4 = host.hasPrefix("127.") && host.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
-        return host == "localhost" || host.hasSuffix(".localhost") || loopbackIPv4 || host == "::1"
+        HostName(url: link)?.isLoopback ?? false
     }
 
     static func hostStatus(_ run: Invocation) throws(DeckctlError) -> HostStatus {

@@ -41,12 +41,9 @@ struct ManifestReader {
 
     private mutating func readManifest() -> PluginManifest? {
         guard let root = document.root, !document.isNull(root) else {
-            // A problem of the whole file, so at 1:1 as for an empty one: the
-            // null after a lone `---` is at 2:1, past the end of `---` without
-            // a newline (a fuzz finding), as the profile reader found before.
-            if problems.isEmpty, !(document.root.map(document.isPlaceholder) ?? false) {
-                problems.append(document.problem("the file is empty; a plugin manifest needs at least id: and exec:",
-                                                 at: YAMLMark(line: 1, column: 1)))
+            if problems.isEmpty,
+               let problem = document.emptyDocumentProblem("the file is empty; a plugin manifest needs at least id: and exec:") {
+                problems.append(problem)
             }
             return nil
         }

@@ -50,13 +50,12 @@ struct ProfileReader {
     private mutating func readProfile(defaultName: String) -> DeckProfile? {
         let empty = "the file is empty; a profile needs at least a pages: list"
         guard let root = document.root else {
-            if problems.isEmpty { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
+            if problems.isEmpty, let problem = document.emptyDocumentProblem(empty) { problems.append(problem) }
             return nil
         }
         guard root.kind == .mapping else {
             if document.isNull(root) {
-                // A problem of the whole file, so at 1:1 like an empty one, not at the `~` after `---`.
-                if !document.isPlaceholder(root) { problems.append(document.problem(empty, at: YAMLMark(line: 1, column: 1))) }
+                if let problem = document.emptyDocumentProblem(empty) { problems.append(problem) }
             } else {
                 report("a profile must be a mapping with name, slotsPerPage and pages, not \(root.kindDescription)", at: root)
             }

@@ -1,3 +1,4 @@
+import DeckTransport
 import Glibc
 
 /// Under which name a page reached the web listener (its request's `Host`),
@@ -12,44 +13,26 @@ import Glibc
 /// page came under a name that can only mean this machine; under any other
 /// name it is a device like one on the network: it needs a token or a code.
 package struct PageHost: Equatable, Sendable {
+    private let host: HostName
+
     /// The name, lower-cased, without port, brackets or a trailing dot.
-    package let name: String
+    package var name: String { host.name }
 
     /// The name in a `Host` header (`name`, `name:port`, `[v6]:port`); nil when there is none.
     package init?(header: String?) {
-        guard var text = header?.trimmingCharacters(in: " \t"), !text.isEmpty else { return nil }
-        if text.hasPrefix("[") {
-            guard let end = text.firstIndex(of: "]") else { return nil }
-            text = String(text[text.index(after: text.startIndex)..<end])
-        } else if let colon = text.lastIndex(of: ":"), text[text.index(after: colon)...].allSatisfy(\.isNumber) {
-            text = String(text[..<colon])
-        }
-        while text.hasSuffix(".") { text.removeLast() }
-        guard !text.isEmpty else { return nil }
-        name = text.lowercased()
+        guard let host = HostName(authority: header) else { return nil }
+        self.host = host
     }
 
     /// True for a name only this machine answers to: `localhost` and its
     /// subdomains (RFC 6761), a loopback address, or the machine's own host
     /// name (alone, its first label, or under `.local`).
     package func isThisMachine(hostName: String) -> Bool {
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        if Self.isLoopbackAddress(name) { return true }
+        if host.isLoopback { return true }
         let own = hostName.lowercased()
         guard !own.isEmpty else { return false }
         let label = own.split(separator: ".").first.map(String.init) ?? own
         return [own, label, own + ".local", label + ".local"].contains(name)
-    }
-
-    private static func isLoopbackAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }  // ::1
-        // ::ffff:127.x.y.z, an IPv4 loopback address in IPv6 form.
-        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
     }
 
     /// This machine's host name (`gethostname`), or empty.

@@ -102,6 +102,15 @@ package struct YAMLDocument: Sendable {
         FileProblem(file: file, line: mark.line, column: mark.column, message: message)
     }
 
+    /// The problem of a document that holds nothing (no root, or a null one:
+    /// `---` alone, `~`), at 1:1: it is the whole file's, and the null's own
+    /// mark may lie past the file's end (a fuzz finding). nil for the null
+    /// that stands in for an alias already reported.
+    package func emptyDocumentProblem(_ message: String) -> FileProblem? {
+        if let root, isPlaceholder(root) { return nil }
+        return problem(message, at: YAMLMark(line: 1, column: 1))
+    }
+
     /// The node stored at `index`; for an alias, its target with the alias's position.
     func node(_ index: Int32) -> YAMLNode {
         let raw = nodes[Int(index)]
